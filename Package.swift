@@ -1,0 +1,91 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies go one way only: LayerKitSDL → LayerKitVulkan → LayerKitRender → LayerKit.
+// C libraries enter through system-library targets (a module map and a shim header each).
+let package = Package(
+    name: "LayerKit",
+    products: [
+        .library(name: "LayerKit", targets: ["LayerKit"]),
+        .library(name: "LayerKitRender", targets: ["LayerKitRender"]),
+        .library(name: "LayerKitVulkan", targets: ["LayerKitVulkan"]),
+        .library(name: "LayerKitSDL", targets: ["LayerKitSDL"]),
+        .executable(name: "Hello", targets: ["Hello"]),
+        .executable(name: "LayerKitBench", targets: ["LayerKitBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries, found by pkg-config.
+        .systemLibrary(name: "CVulkan", pkgConfig: "vulkan", providers: [.apt(["libvulkan-dev"])]),
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CGlslang", providers: [.apt(["glslang-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+
+        // The model: layers, animations, transactions, Core Graphics value types. No Vulkan.
+        .target(
+            name: "LayerKit",
+            dependencies: ["CPNG", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // Render server, render tree and the backend-neutral render graph. Never imports Vulkan.
+        .target(name: "LayerKitRender", dependencies: ["LayerKit"], swiftSettings: swiftSettings),
+        // Executes a render graph with Vulkan; headless CARenderer.
+        .target(
+            name: "LayerKitVulkan",
+            dependencies: ["LayerKitRender", "CVulkan", "CGlslang"],
+            swiftSettings: swiftSettings,
+            plugins: ["ShaderCompilerPlugin"]
+        ),
+        // SDL window host with a Vulkan swapchain.
+        .target(name: "LayerKitSDL", dependencies: ["LayerKitVulkan", "CSDL2"], swiftSettings: swiftSettings),
+        // Scenes shared by samples, benchmarks, tools and tests (not a product).
+        .target(name: "LayerKitScenes", dependencies: ["LayerKit"], swiftSettings: swiftSettings),
+
+        // Build-time shader compilation: GLSL in Shaders/ becomes SPIR-V embedded in LayerKitVulkan.
+        .executableTarget(name: "ShaderCompiler", path: "Sources/ShaderCompiler"),
+        .plugin(
+            name: "ShaderCompilerPlugin",
+            capability: .buildTool(),
+            dependencies: ["ShaderCompiler"]
+        ),
+
+        .executableTarget(
+            name: "Hello",
+            dependencies: ["LayerKitSDL", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Samples/Hello",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "LayerKitBench",
+            dependencies: [
+                "LayerKit", "LayerKitRender", "LayerKitScenes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/LayerKitBench",
+            swiftSettings: swiftSettings
+        ),
+
+        .target(
+            name: "LayerKitTestSupport",
+            dependencies: ["LayerKit", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/LayerKitTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LayerKitTests",
+            dependencies: ["LayerKit", "LayerKitTestSupport"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "LayerKitRenderTests", dependencies: ["LayerKitRender", "LayerKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayerKitVulkanTests", dependencies: ["LayerKitVulkan", "LayerKitTestSupport"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v5]
+)
+
+var swiftSettings: [SwiftSetting] { [] }

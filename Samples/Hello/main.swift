@@ -1,0 +1,2 @@
+import LayerKitSDL
+print("hello")

@@ -1,0 +1,2 @@
+import XCTest
+final class PlaceholderLayerKitRenderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class PlaceholderLayerKitVulkanTests: XCTestCase { func testBuilds() {} }
