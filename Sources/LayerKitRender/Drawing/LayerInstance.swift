@@ -1,0 +1,89 @@
+/// One quad as the GPU sees it: the per-instance record of the layer shader (`Shaders/layer_quad.*`).
+///
+/// The layout is declared once here and once in `Shaders/include/layer_instance.glsl`; a test checks the
+/// stride. Every member is a 16-byte vector so std430 and Swift agree without padding rules.
+///
+/// Spaces: *layer space* is the layer's bounds coordinate system in points (origin top-left, y down,
+/// `bounds.origin` included). `localToClip` maps a layer-space point (x, y, 0, 1) to Vulkan clip space of
+/// the target (column-major, `clip = localToClip * p`, column vectors as GLSL uses them; the engine's
+/// row-vector `CATransform3D` is transposed when it is written here). Perspective comes through `w`.
+package struct LayerInstance: Equatable, Sendable {
+    /// Columns of the layer-space → clip-space matrix.
+    package var localToClip: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    /// The quad this instance draws, in layer space: (minX, minY, maxX, maxY).
+    package var quad: SIMD4<Float>
+    /// Texture coordinates at the quad's (minX, minY) and (maxX, maxY) corners: (u0, v0, u1, v1).
+    package var uv: SIMD4<Float>
+    /// Premultiplied color. Untextured: the fill. Textured: multiplies the texel (opacity in all four).
+    package var color: SIMD4<Float>
+    /// The rounded rectangle whose inside is covered, in layer space: (minX, minY, maxX, maxY).
+    package var shape: SIMD4<Float>
+    /// Corner radii of `shape`: (top-left, top-right, bottom-right, bottom-left), y down.
+    package var shapeRadii: SIMD4<Float>
+    /// x: border width (only with `Flags.border`: covers the ring `shape` minus `shape` inset by it);
+    /// y: flags (`Flags` raw value, stored as float bits); z, w: unused.
+    package var params: SIMD4<Float>
+    /// Rows of the homography from layer space to the clip's space: clip (x, y, w) = H * (x, y, 1).
+    package var clipFromLocal: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    /// The clip's rounded rectangle in its own space (minX, minY, maxX, maxY); only with `Flags.clip`.
+    package var clipRect: SIMD4<Float>
+    /// Corner radii of `clipRect`: (top-left, top-right, bottom-right, bottom-left).
+    package var clipRadii: SIMD4<Float>
+
+    package struct Flags: OptionSet, Sendable {
+        package let rawValue: UInt32
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// Sample the pass's texture and multiply by `color`.
+        package static let textured = Flags(rawValue: 1 << 0)
+        /// Cover only the border ring of `shape`.
+        package static let border = Flags(rawValue: 1 << 1)
+        /// Antialias the straight edges of `shape` (rounded corners are always antialiased).
+        package static let antialiasEdges = Flags(rawValue: 1 << 2)
+        /// Multiply coverage by the analytic rounded-rect clip.
+        package static let clip = Flags(rawValue: 1 << 3)
+    }
+
+    package var flags: Flags {
+        get { Flags(rawValue: params.y.bitPattern) }
+        set { params.y = Float(bitPattern: newValue.rawValue) }
+    }
+
+    package var borderWidth: Float {
+        get { params.x }
+        set { params.x = newValue }
+    }
+
+    package init(
+        localToClip: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
+        quad: SIMD4<Float>,
+        uv: SIMD4<Float> = SIMD4(0, 0, 1, 1),
+        color: SIMD4<Float>,
+        shape: SIMD4<Float>,
+        shapeRadii: SIMD4<Float> = .zero,
+        borderWidth: Float = 0,
+        flags: Flags = [],
+        clipFromLocal: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) = (SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0)),
+        clipRect: SIMD4<Float> = .zero,
+        clipRadii: SIMD4<Float> = .zero
+    ) {
+        self.localToClip = localToClip
+        self.quad = quad
+        self.uv = uv
+        self.color = color
+        self.shape = shape
+        self.shapeRadii = shapeRadii
+        self.params = SIMD4(borderWidth, Float(bitPattern: flags.rawValue), 0, 0)
+        self.clipFromLocal = clipFromLocal
+        self.clipRect = clipRect
+        self.clipRadii = clipRadii
+    }
+
+    package static func == (lhs: LayerInstance, rhs: LayerInstance) -> Bool {
+        lhs.localToClip == rhs.localToClip && lhs.quad == rhs.quad && lhs.uv == rhs.uv && lhs.color == rhs.color
+            && lhs.shape == rhs.shape && lhs.shapeRadii == rhs.shapeRadii && lhs.params == rhs.params
+            && lhs.clipFromLocal == rhs.clipFromLocal && lhs.clipRect == rhs.clipRect && lhs.clipRadii == rhs.clipRadii
+    }
+
+    /// Bytes per instance as the shader reads them (16 vec4s).
+    package static let stride = 16 * MemoryLayout<SIMD4<Float>>.stride
+}
