@@ -37,7 +37,7 @@ let package = Package(
         // Executes a render graph with Vulkan; headless CARenderer.
         .target(
             name: "LayerKitVulkan",
-            dependencies: ["LayerKitRender", "CVulkan", "CGlslang"],
+            dependencies: ["LayerKitRender", "CVulkan", "CGlslang", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings,
             plugins: ["ShaderCompilerPlugin"]
         ),
@@ -60,10 +60,12 @@ let package = Package(
             path: "Samples/Hello",
             swiftSettings: swiftSettings
         ),
+        // Counts the bytes malloc holds, for bytes-per-layer figures.
+        .target(name: "CMallocStats", path: "Benchmarks/CMallocStats"),
         .executableTarget(
             name: "LayerKitBench",
             dependencies: [
-                "LayerKit", "LayerKitRender", "LayerKitScenes",
+                "LayerKit", "LayerKitRender", "LayerKitScenes", "CMallocStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/LayerKitBench",

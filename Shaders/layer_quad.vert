@@ -1,2 +1,48 @@
+// layer_quad.vert: expands one LayerInstance into its quad.
+//
+// Input: the pass's instance buffer (set 0, binding 0), gl_InstanceIndex (firstInstance included) and
+// gl_VertexIndex 0...3 (a triangle strip, no vertex buffer).
+// Output: gl_Position = localToClip * (x, y, 0, 1) for the quad corner; the layer-space point and uv,
+// interpolated perspective-correctly (Vulkan's default); the clip-space homogeneous point
+// clipFromLocal * (x, y, 1), divided by z in the fragment shader (a projective map of the plane, so its
+// perspective-correct interpolation is exact); the instance's shading parameters, flat.
+// Cost: one 256-byte instance read per vertex.
 #version 450
-void main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }
+#extension GL_GOOGLE_include_directive : require
+#include "layer_instance.glsl"
+
+layout(std430, set = 0, binding = 0) readonly buffer Instances {
+    LayerInstance instances[];
+};
+
+layout(location = 0) out vec2 vLocal;
+layout(location = 1) out vec2 vUV;
+layout(location = 2) out vec3 vClip;
+layout(location = 3) flat out vec4 vColor;
+layout(location = 4) flat out vec4 vShape;
+layout(location = 5) flat out vec4 vShapeRadii;
+layout(location = 6) flat out vec4 vParams;
+layout(location = 7) flat out vec4 vClipRect;
+layout(location = 8) flat out vec4 vClipRadii;
+
+void main() {
+    LayerInstance instance = instances[gl_InstanceIndex];
+    // Strip order: (min, min), (max, min), (min, max), (max, max).
+    vec2 corner = vec2(float(gl_VertexIndex & 1), float(gl_VertexIndex >> 1));
+    vec2 p = mix(instance.quad.xy, instance.quad.zw, corner);
+    mat4 localToClip = mat4(instance.localToClip[0], instance.localToClip[1],
+                            instance.localToClip[2], instance.localToClip[3]);
+    gl_Position = localToClip * vec4(p, 0.0, 1.0);
+    vLocal = p;
+    vUV = mix(instance.uv.xy, instance.uv.zw, corner);
+    vec3 h = vec3(p, 1.0);
+    vClip = vec3(dot(instance.clipFromLocal[0].xyz, h),
+                 dot(instance.clipFromLocal[1].xyz, h),
+                 dot(instance.clipFromLocal[2].xyz, h));
+    vColor = instance.color;
+    vShape = instance.shape;
+    vShapeRadii = instance.shapeRadii;
+    vParams = instance.params;
+    vClipRect = instance.clipRect;
+    vClipRadii = instance.clipRadii;
+}

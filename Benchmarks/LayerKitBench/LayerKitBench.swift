@@ -1,0 +1,58 @@
+// LayerKitBench: benchmark scenes that print machine-independent counters and median times.
+//
+//   swift run -c release LayerKitBench [--scene NAME] [--json]
+//
+// No timing is asserted anywhere; counters (bytes per layer, draw calls, passes) are what baselines keep.
+import ArgumentParser
+import Foundation
+
+@main
+struct LayerKitBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Runs LayerKit's benchmark scenes and prints their counters.",
+        discussion: "Scenes: \(BenchmarkScene.allCases.map(\.rawValue).joined(separator: ", ")). Without --scene, all run.")
+
+    @Option(help: "The scene to run.")
+    var scene: BenchmarkScene?
+
+    @Option(help: "Layers in the model-memory scene.")
+    var layers: Int = 100_000
+
+    @Flag(help: "Print machine-readable JSON lines.")
+    var json = false
+
+    func run() throws {
+        for scene in scene.map({ [$0] }) ?? BenchmarkScene.allCases {
+            let result: BenchmarkResult
+            switch scene {
+            case .modelMemory: result = ModelMemoryBenchmark(layerCount: layers).run()
+            }
+            print(json ? result.json : result.text)
+        }
+    }
+}
+
+enum BenchmarkScene: String, CaseIterable, ExpressibleByArgument {
+    /// Bytes per layer on the model side.
+    case modelMemory = "model-memory"
+}
+
+/// Named counters of one scene, printed as text or JSON.
+struct BenchmarkResult {
+    var scene: String
+    var counters: [(name: String, value: Double)]
+
+    var text: String {
+        let fields = counters.map { "\($0.name)=\(format($0.value))" }.joined(separator: " ")
+        return "\(scene): \(fields)"
+    }
+
+    var json: String {
+        let fields = counters.map { "\"\($0.name)\": \(format($0.value))" }.joined(separator: ", ")
+        return "{\"scene\": \"\(scene)\", \(fields)}"
+    }
+
+    private func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.3f", value)
+    }
+}

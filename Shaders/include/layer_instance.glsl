@@ -1,0 +1,30 @@
+// The per-instance record of the layer shader, declared once for GLSL. The Swift side is
+// `LayerInstance` in Sources/LayerKitRender/Drawing/LayerInstance.swift; a test parses this block
+// and checks member order and stride against it. Every member is a vec4 (or an array of vec4), so
+// std430 adds no padding: member i sits at byte 16 * i.
+#ifndef LAYER_INSTANCE_GLSL
+#define LAYER_INSTANCE_GLSL
+
+// Flags, stored as float bits in params.y (read with floatBitsToUint).
+const uint LAYER_FLAG_TEXTURED = 1u << 0;
+const uint LAYER_FLAG_BORDER = 1u << 1;
+const uint LAYER_FLAG_ANTIALIAS_EDGES = 1u << 2;
+const uint LAYER_FLAG_CLIP = 1u << 3;
+
+// BEGIN LayerInstance
+struct LayerInstance {
+    vec4 localToClip[4];   // columns of the layer-space -> clip-space matrix (clip = M * p)
+    vec4 quad;             // drawn quad in layer space: minX, minY, maxX, maxY
+    vec4 uv;               // texture coordinates at (minX, minY) and (maxX, maxY)
+    vec4 color;            // premultiplied color (fill, or texel multiplier)
+    vec4 shape;            // covered rounded rect in layer space: minX, minY, maxX, maxY
+    vec4 shapeRadii;       // corner radii: top-left, top-right, bottom-right, bottom-left (y down)
+    vec4 params;           // x: border width, y: flags (float bits), z, w: unused
+    vec4 clipFromLocal[3]; // rows of the homography layer space -> clip space: c = H * (x, y, 1)
+    vec4 clipRect;         // clip rounded rect in clip space: minX, minY, maxX, maxY
+    vec4 clipRadii;        // clip corner radii: top-left, top-right, bottom-right, bottom-left
+    vec4 reserved;         // pads the record to 256 bytes (LayerInstance.stride)
+};
+// END LayerInstance
+
+#endif

@@ -1,0 +1,53 @@
+/// Everything LayerKit reports about input it refused or repaired, as named values (not free text), so
+/// that tests can assert on them and logs can be filtered by case.
+///
+/// Emitted through `LayerKitDiagnostics.emit(_:)`, which logs through swift-log with the case name as
+/// metadata and hands the value to any observers (tests use `DiagnosticCapture`).
+public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
+    /// A NaN or infinite value was set on a geometric property; the previous value stays.
+    case nonFiniteGeometry(layer: String, keyPath: String)
+    /// Adding `child` under `parent` would make the tree a cycle; the tree is unchanged.
+    case hierarchyCycleRefused(child: String, parent: String)
+    /// A layer was set as its own mask, or as the mask of one of its descendants; nothing changed.
+    case selfMaskRefused(layer: String)
+    /// A layer that is some layer's mask was added as a sublayer (or the reverse); nothing changed.
+    case maskInHierarchyRefused(layer: String)
+    /// A sublayer edit named an index or sibling that does not exist; nothing changed.
+    case invalidSublayerEdit(layer: String, reason: String)
+    /// `value(forKeyPath:)` / `setValue(_:forKeyPath:)` named a sub-path the property does not have.
+    case unknownKeyPath(keyPath: String)
+    /// A value of the wrong type was set for a key path; the previous value stays.
+    case valueTypeMismatch(keyPath: String, expected: String, got: String)
+
+    /// The case name, used as log metadata and for filtering.
+    public var name: String {
+        switch self {
+        case .nonFiniteGeometry: "nonFiniteGeometry"
+        case .hierarchyCycleRefused: "hierarchyCycleRefused"
+        case .selfMaskRefused: "selfMaskRefused"
+        case .maskInHierarchyRefused: "maskInHierarchyRefused"
+        case .invalidSublayerEdit: "invalidSublayerEdit"
+        case .unknownKeyPath: "unknownKeyPath"
+        case .valueTypeMismatch: "valueTypeMismatch"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .nonFiniteGeometry(layer, keyPath):
+            "\(layer): refused a non-finite value for '\(keyPath)'; the previous value stays"
+        case let .hierarchyCycleRefused(child, parent):
+            "refused to add \(child) under \(parent): \(child) is \(parent) or one of its ancestors, which would make a cycle"
+        case let .selfMaskRefused(layer):
+            "\(layer): refused to use the layer (or an ancestor of its mask's owner) as its own mask"
+        case let .maskInHierarchyRefused(layer):
+            "refused: \(layer) cannot be both a mask and a sublayer"
+        case let .invalidSublayerEdit(layer, reason):
+            "\(layer): sublayer edit refused: \(reason)"
+        case let .unknownKeyPath(keyPath):
+            "unknown key path '\(keyPath)'"
+        case let .valueTypeMismatch(keyPath, expected, got):
+            "'\(keyPath)' expects \(expected), got \(got); the previous value stays"
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+
+/// Where diagnostics go: a swift-log logger labelled "LayerKit", plus observers (tests capture with them).
+///
+/// Observers are held by the shared instance behind a lock, so diagnostics may be emitted from any thread.
+public final class LayerKitDiagnostics: @unchecked Sendable {
+    /// The process-wide diagnostic sink.
+    public static let shared = LayerKitDiagnostics()
+
+    /// An observation; emission stops when it is cancelled or deallocated.
+    public final class Observation: @unchecked Sendable {
+        fileprivate let id: Int
+        fileprivate weak var owner: LayerKitDiagnostics?
+        fileprivate init(id: Int, owner: LayerKitDiagnostics) { self.id = id; self.owner = owner }
+        public func cancel() { owner?.removeObserver(id) }
+        deinit { cancel() }
+    }
+
+    private let logger = Logger(label: "LayerKit")
+    private let lock = NSLock()
+    private var observers: [Int: @Sendable (LayerKitDiagnostic) -> Void] = [:]
+    private var nextObserverID = 0
+
+    /// Logs `diagnostic` as a warning with its case name as metadata and hands it to every observer.
+    public static func emit(_ diagnostic: LayerKitDiagnostic) { shared.emit(diagnostic) }
+
+    public func emit(_ diagnostic: LayerKitDiagnostic) {
+        logger.warning("\(diagnostic.description)", metadata: ["diagnostic": .string(diagnostic.name)])
+        lock.lock()
+        let current = Array(observers.values)
+        lock.unlock()
+        for observer in current { observer(diagnostic) }
+    }
+
+    /// Calls `handler` for every diagnostic emitted until the returned observation is cancelled or released.
+    public func observe(_ handler: @escaping @Sendable (LayerKitDiagnostic) -> Void) -> Observation {
+        lock.lock()
+        defer { lock.unlock() }
+        nextObserverID += 1
+        observers[nextObserverID] = handler
+        return Observation(id: nextObserverID, owner: self)
+    }
+
+    private func removeObserver(_ id: Int) {
+        lock.lock()
+        observers[id] = nil
+        lock.unlock()
+    }
+}

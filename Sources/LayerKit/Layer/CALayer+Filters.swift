@@ -1,0 +1,35 @@
+import Foundation
+
+// Filters and rasterization.
+
+extension CALayer {
+    /// Filters applied to the layer and its sublayers. Animatable (`"filters.NAME.KEY"`).
+    public var filters: [Any]? {
+        get { value(of: .filters) }
+        set { setValue(newValue, of: .filters) }
+    }
+
+    /// Filters applied to what is behind the layer, within its bounds. Animatable.
+    public var backgroundFilters: [Any]? {
+        get { value(of: .backgroundFilters) }
+        set { setValue(newValue, of: .backgroundFilters) }
+    }
+
+    /// A filter that composites the layer with what is behind it. Animatable.
+    public var compositingFilter: Any? {
+        get { value(of: .compositingFilter) }
+        set { setValue(newValue, of: .compositingFilter) }
+    }
+
+    /// Whether the layer and its sublayers are rendered once into a bitmap and reused. Animatable.
+    public var shouldRasterize: Bool {
+        get { value(of: .shouldRasterize) }
+        set { setValue(newValue, of: .shouldRasterize) }
+    }
+
+    /// The scale of the rasterized bitmap relative to the layer's points. Animatable.
+    public var rasterizationScale: CGFloat {
+        get { value(of: .rasterizationScale) }
+        set { setValue(newValue, of: .rasterizationScale) }
+    }
+}

@@ -1,0 +1,102 @@
+import CVulkan
+import Foundation
+import Logging
+
+/// Where a context keeps its on-disk pipeline cache.
+package enum PipelineCacheLocation: Sendable, Equatable {
+    /// `$XDG_CACHE_HOME/layerkit`, else `~/.cache/layerkit`.
+    case userCache
+    /// A directory of the caller's choosing (tests use a temporary one).
+    case directory(URL)
+    /// No file: pipelines are compiled at every start.
+    case none
+}
+
+/// A Vulkan instance and device, with the memory allocator and pipeline cache every renderer on it shares.
+///
+/// What LayerKitVulkan does NOT do: decide what to draw (that is `LayerKitRender`'s render graph), own a
+/// window (`LayerKitSDL`), or touch the model tree. It executes graphs and reads pixels back.
+///
+/// Environment: `LK_VALIDATION=1` enables the Khronos validation layer with synchronization validation;
+/// every warning or error it reports lands in `validationMessages`. `LK_DEVICE=substring` picks the device
+/// whose name contains it; otherwise a discrete GPU is preferred, then integrated, virtual, CPU.
+/// Threading: not thread-safe; use a context and its renderers from one thread (the render thread).
+package final class VulkanContext {
+    /// The environment variable that enables validation when set to `1`.
+    package static let validationEnvironmentVariable = "LK_VALIDATION"
+
+    let instance: VulkanInstance
+    let device: VulkanDevice
+    let allocator: MemoryAllocator
+    let pipelineCache: PipelineCache
+    let logger: Logger
+    private var cachedLayerPipeline: LayerPipeline?
+
+    /// Creates an instance and a device.
+    ///
+    /// - Parameters:
+    ///   - applicationName: reported to the driver (`VkApplicationInfo`).
+    ///   - validation: force validation on or off; nil reads `LK_VALIDATION`.
+    ///   - deviceName: a substring of the device to use; nil reads `LK_DEVICE`.
+    ///   - pipelineCache: where the pipeline cache lives on disk.
+    /// - Throws: `VulkanError.noVulkanDriver` / `.noUsableDevice` (naming the Debian packages to install),
+    ///   `.validationLayerMissing`, or a failed call.
+    package init(
+        applicationName: String, validation: Bool? = nil, deviceName: String? = nil,
+        pipelineCache: PipelineCacheLocation = .userCache
+    ) throws {
+        let environment = ProcessInfo.processInfo.environment
+        var logger = Logger(label: "LayerKit.Vulkan")
+        logger[metadataKey: "subsystem"] = "vulkan"
+        self.logger = logger
+        let validate = validation ?? (environment[Self.validationEnvironmentVariable] == "1")
+        instance = try VulkanInstance(applicationName: applicationName, validation: validate, log: ValidationLog(logger: logger))
+        let candidates = try DeviceSelection.candidates(of: instance.handle)
+        let chosen = try DeviceSelection.choose(from: candidates, override: deviceName ?? environment[DeviceSelection.environmentVariable])
+        device = try VulkanDevice(instance: instance, candidate: chosen)
+        allocator = MemoryAllocator(device: device)
+        let cacheDirectory: URL?
+        switch pipelineCache {
+        case .userCache: cacheDirectory = PipelineCache.defaultDirectory(environment: environment)
+        case let .directory(url): cacheDirectory = url
+        case .none: cacheDirectory = nil
+        }
+        self.pipelineCache = try PipelineCache(device: device, directory: cacheDirectory, logger: logger)
+        logger.info("Vulkan device", metadata: ["device": "\(device.name)", "kind": "\(chosen.kind)", "validation": "\(validate)"])
+    }
+
+    deinit {
+        try? device.waitIdle()
+        pipelineCache.save()
+    }
+
+    /// The device's name as the driver reports it ("llvmpipe (LLVM 15.0.6, 256 bits)").
+    package var deviceName: String { device.name }
+
+    /// Whether the Khronos validation layer is on.
+    package var validationEnabled: Bool { instance.validationEnabled }
+
+    /// Validation warnings and errors so far, one line each ("[error] VUID-…: …"). Empty when validation is
+    /// off. Tests assert it is empty.
+    package var validationMessages: [String] { instance.log.messages }
+
+    /// Forgets recorded validation messages.
+    package func clearValidationMessages() { instance.log.removeAll() }
+
+    /// Device memory blocks allocated from the driver (each up to 64 MiB), for leak and growth checks.
+    package var memoryBlockCount: Int { allocator.blockCount }
+
+    /// Whether a valid pipeline cache file was loaded at start.
+    package var pipelineCacheLoadedFromDisk: Bool { pipelineCache.loadedFromDisk }
+
+    /// The on-disk pipeline cache file, if persistence is on.
+    package var pipelineCacheFile: URL? { pipelineCache.fileURL }
+
+    /// The layer-quad pipeline, compiled once per context.
+    func layerPipeline() throws -> LayerPipeline {
+        if let cachedLayerPipeline { return cachedLayerPipeline }
+        let pipeline = try LayerPipeline(device: device, cache: pipelineCache)
+        cachedLayerPipeline = pipeline
+        return pipeline
+    }
+}

@@ -1,0 +1,84 @@
+import CVulkan
+
+/// The logical device LayerKit renders with: one graphics queue, the physical device's limits and memory
+/// types, and the debug-utils naming functions when the instance has them.
+///
+/// Input: an instance and a chosen physical device. Output: `handle`, `queue`. Cost: once per context.
+final class VulkanDevice {
+    let instance: VulkanInstance
+    let physicalDevice: VkPhysicalDevice
+    let handle: VkDevice
+    let queue: VkQueue
+    let queueFamily: UInt32
+    let properties: VkPhysicalDeviceProperties
+    let memoryProperties: VkPhysicalDeviceMemoryProperties
+    let labels: DebugLabels
+
+    var name: String { fixedString(properties.deviceName) }
+    var limits: VkPhysicalDeviceLimits { properties.limits }
+
+    init(instance: VulkanInstance, candidate: PhysicalDeviceCandidate) throws {
+        guard let physicalDevice = candidate.handle, let family = candidate.graphicsQueueFamily else {
+            throw VulkanError.noUsableDevice("\(candidate.name) has no graphics queue")
+        }
+        self.instance = instance
+        self.physicalDevice = physicalDevice
+        self.queueFamily = family
+        var properties = VkPhysicalDeviceProperties()
+        vkGetPhysicalDeviceProperties(physicalDevice, &properties)
+        self.properties = properties
+        var memoryProperties = VkPhysicalDeviceMemoryProperties()
+        vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memoryProperties)
+        self.memoryProperties = memoryProperties
+
+        var priority: Float = 1
+        var device: VkDevice?
+        try withUnsafePointer(to: &priority) { priorityPointer in
+            var queueInfo = VkDeviceQueueCreateInfo()
+            queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
+            queueInfo.queueFamilyIndex = family
+            queueInfo.queueCount = 1
+            queueInfo.pQueuePriorities = priorityPointer
+            try withUnsafePointer(to: &queueInfo) { queuePointer in
+                var features = VkPhysicalDeviceFeatures()
+                try withUnsafePointer(to: &features) { featuresPointer in
+                    var info = VkDeviceCreateInfo()
+                    info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
+                    info.queueCreateInfoCount = 1
+                    info.pQueueCreateInfos = queuePointer
+                    info.pEnabledFeatures = featuresPointer
+                    try check(vkCreateDevice(physicalDevice, &info, nil, &device), "vkCreateDevice(\(candidate.name))")
+                }
+            }
+        }
+        guard let device else { throw VulkanError.noUsableDevice("vkCreateDevice returned no device") }
+        self.handle = device
+        var queue: VkQueue?
+        vkGetDeviceQueue(device, family, 0, &queue)
+        self.queue = queue!
+        self.labels = DebugLabels(instance: instance, device: device)
+    }
+
+    deinit {
+        vkDeviceWaitIdle(handle)
+        vkDestroyDevice(handle, nil)
+    }
+
+    /// Blocks until the device has finished all submitted work.
+    func waitIdle() throws {
+        try check(vkDeviceWaitIdle(handle), "vkDeviceWaitIdle")
+    }
+
+    /// The first memory type in `typeBits` with all of `required` (and, when possible, `preferred`) flags.
+    func memoryTypeIndex(typeBits: UInt32, required: VkMemoryPropertyFlags, preferred: VkMemoryPropertyFlags = 0) throws -> UInt32 {
+        let types = withUnsafeBytes(of: memoryProperties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self)) }
+        let count = Int(memoryProperties.memoryTypeCount)
+        func find(_ flags: VkMemoryPropertyFlags) -> UInt32? {
+            (0..<count).first { index in
+                typeBits & (1 << UInt32(index)) != 0 && types[index].propertyFlags & flags == flags
+            }.map { UInt32($0) }
+        }
+        if let index = find(required | preferred) ?? find(required) { return index }
+        throw VulkanError.noSuitableMemoryType(typeBits: typeBits, required: required)
+    }
+}

@@ -1,0 +1,116 @@
+import CVulkan
+import LayerKit
+import LayerKitRender
+
+/// Renders `RenderGraph`s into an offscreen `width`×`height` RGBA8 image and reads it back as a `CGImage`.
+///
+/// Input: graphs whose passes target `.frame(width:height:)` of this size. Output: `FrameCounters` per
+/// frame; `readback()` gives the last frame's pixels (premultiplied RGBA8, gamma-encoded as composited).
+/// Frames in flight: two. `render` waits only for the frame two submissions back, so the CPU records while
+/// the GPU draws; `readback` waits for the last frame. Images are uploaded once per `CGImage` and kept
+/// while the image lives. Cost per frame: uploads of new images, 256 bytes per item, one draw per batch,
+/// and a width × height × 4 byte copy when `readback` is requested.
+package final class HeadlessRenderer {
+    package static let framesInFlight = 2
+
+    package let width: Int
+    package let height: Int
+    private let context: VulkanContext
+    private let target: HeadlessTarget
+    private let frames: [FrameContext]
+    private let staging: StagingRing
+    private let samplers: SamplerCache
+    private let instanceDescriptors: DescriptorAllocator
+    private let textureDescriptors: DescriptorAllocator
+    private let uploader: ImageUploader
+    private let executor: GraphExecutor
+    private var serial: UInt64 = 0
+    private var lastFrame: FrameContext?
+
+    /// - Throws: `VulkanError.unsupportedTarget` for a size the device cannot render, or a failed call.
+    package init(context: VulkanContext, width: Int, height: Int) throws {
+        let device = context.device
+        self.context = context
+        self.width = width
+        self.height = height
+        let pipeline = try context.layerPipeline()
+        target = try HeadlessTarget(device: device, allocator: context.allocator, renderPass: pipeline.renderPass, width: width, height: height)
+        frames = try (0..<Self.framesInFlight).map { try FrameContext(device: device, index: $0) }
+        staging = try StagingRing(device: device, allocator: context.allocator, capacity: 16 << 20)
+        samplers = SamplerCache(device: device)
+        instanceDescriptors = DescriptorAllocator(
+            device: device, layout: pipeline.instanceSetLayout, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, name: "instance sets")
+        textureDescriptors = DescriptorAllocator(
+            device: device, layout: pipeline.textureSetLayout, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, name: "texture sets")
+        uploader = ImageUploader(device: device, allocator: context.allocator, staging: staging, samplers: samplers, descriptors: textureDescriptors)
+        executor = GraphExecutor(device: device, allocator: context.allocator, pipeline: pipeline, uploader: uploader, instanceDescriptors: instanceDescriptors)
+    }
+
+    deinit {
+        try? context.device.waitIdle()
+    }
+
+    /// Records and submits one frame. Returns without waiting for the GPU.
+    ///
+    /// - Parameter readback: copy the result for `readback()` (skip it for frames nobody reads).
+    @discardableResult
+    package func render(_ graph: RenderGraph, readback: Bool = true) throws -> FrameCounters {
+        serial += 1
+        let frame = frames[Int(serial % UInt64(frames.count))]
+        try frame.beginReuse()
+        staging.frameCompleted(serial: frame.serial)
+        uploader.collectGarbage(frame: frame)
+
+        let commandBuffer = frame.commandBuffer
+        var beginInfo = VkCommandBufferBeginInfo()
+        beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+        beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+        try check(vkBeginCommandBuffer(commandBuffer, &beginInfo), "vkBeginCommandBuffer(frame \(serial))")
+        let counters = try executor.record(graph, frame: frame, target: target)
+        if readback {
+            if frame.readbackBuffer == nil {
+                frame.readbackBuffer = try GPUBuffer(
+                    device: context.device, allocator: context.allocator, size: UInt64(target.byteCount),
+                    usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, location: .readback, name: "frame \(frame.index) readback")
+            }
+            context.device.labels.begin(commandBuffer, "readback")
+            target.recordReadback(commandBuffer, into: frame.readbackBuffer!)
+            context.device.labels.end(commandBuffer)
+        }
+        try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer(frame \(serial))")
+
+        var commandBufferPointer: VkCommandBuffer? = commandBuffer
+        try withUnsafePointer(to: &commandBufferPointer) { buffers in
+            var submit = VkSubmitInfo()
+            submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+            submit.commandBufferCount = 1
+            submit.pCommandBuffers = buffers
+            try check(vkQueueSubmit(context.device.queue, 1, &submit, frame.fence), "vkQueueSubmit(frame \(serial))")
+        }
+        staging.endFrame(serial: serial)
+        frame.serial = serial
+        frame.hasReadback = readback
+        lastFrame = frame
+        return counters
+    }
+
+    /// The last rendered frame's pixels. Waits for that frame to finish.
+    ///
+    /// - Throws: `VulkanError.nothingRendered` before the first `render(_:readback: true)`.
+    package func readback() throws -> CGImage {
+        guard let frame = lastFrame, frame.hasReadback, let buffer = frame.readbackBuffer else { throw VulkanError.nothingRendered }
+        try frame.waitForCompletion()
+        return target.image(from: buffer)
+    }
+
+    /// Waits until the GPU has finished every submitted frame.
+    package func waitUntilIdle() throws {
+        for frame in frames { try frame.waitForCompletion() }
+    }
+
+    /// Images resident on the GPU.
+    package var residentTextureCount: Int { uploader.residentCount }
+
+    /// Images uploaded since this renderer was created.
+    package var totalImagesUploaded: Int { uploader.imagesUploaded }
+}

@@ -1,0 +1,76 @@
+import CVulkan
+import LayerKit
+
+/// The offscreen image a headless renderer draws into, and its readback.
+///
+/// Input: a size. Output: a `VK_FORMAT_R8G8B8A8_UNORM` color image with a framebuffer for the layer
+/// render pass; `recordReadback` copies it into a host-visible buffer, `image(from:)` turns that buffer
+/// into a `CGImage` (premultiplied RGBA8, top row first). Cost: width × height × 4 bytes, twice.
+final class HeadlessTarget {
+    let width: Int
+    let height: Int
+    let color: GPUImage
+    let framebuffer: VkFramebuffer
+    private let device: VulkanDevice
+
+    var byteCount: Int { width * height * 4 }
+
+    init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass, width: Int, height: Int) throws {
+        let maximum = Int(device.limits.maxFramebufferWidth)
+        guard width > 0, height > 0, width <= maximum, height <= Int(device.limits.maxFramebufferHeight) else {
+            throw VulkanError.unsupportedTarget("\(width)x\(height) is outside 1...\(maximum) pixels")
+        }
+        self.device = device
+        self.width = width
+        self.height = height
+        color = try GPUImage(
+            device: device, allocator: allocator, width: width, height: height,
+            usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue,
+            name: "headless target \(width)x\(height)")
+        var attachment: VkImageView? = color.view
+        var info = VkFramebufferCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO
+        info.renderPass = renderPass
+        info.attachmentCount = 1
+        info.width = UInt32(width)
+        info.height = UInt32(height)
+        info.layers = 1
+        var framebuffer: VkFramebuffer?
+        try withUnsafePointer(to: &attachment) { attachmentPointer in
+            info.pAttachments = attachmentPointer
+            try check(vkCreateFramebuffer(device.handle, &info, nil, &framebuffer), "vkCreateFramebuffer(headless target)")
+        }
+        self.framebuffer = framebuffer!
+        device.labels.name(framebuffer, VK_OBJECT_TYPE_FRAMEBUFFER, "headless target framebuffer")
+    }
+
+    deinit {
+        vkDestroyFramebuffer(device.handle, framebuffer, nil)
+    }
+
+    /// Copies the image (in TRANSFER_SRC_OPTIMAL after the last pass) into `buffer` and makes the bytes
+    /// visible to the host once the frame's fence signals.
+    func recordReadback(_ commandBuffer: VkCommandBuffer, into buffer: GPUBuffer) {
+        var region = VkBufferImageCopy()
+        region.bufferOffset = 0
+        region.bufferRowLength = 0
+        region.bufferImageHeight = 0
+        region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
+        region.imageExtent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
+        vkCmdCopyImageToBuffer(commandBuffer, color.handle, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.handle, 1, &region)
+        Barriers.buffer(
+            commandBuffer, buffer.handle,
+            source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite),
+            destination: (VK_PIPELINE_STAGE_HOST_BIT, Access.hostRead))
+    }
+
+    /// The pixels of a completed readback.
+    func image(from buffer: GPUBuffer) -> CGImage {
+        guard let mapped = buffer.mapped else { preconditionFailure("readback buffer is not host-visible") }
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: mapped, count: byteCount))
+        guard let image = CGImage(width: width, height: height, bytesPerRow: width * 4, premultipliedRGBA: bytes) else {
+            preconditionFailure("a \(width)x\(height) readback does not make an image")
+        }
+        return image
+    }
+}

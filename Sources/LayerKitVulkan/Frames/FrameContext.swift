@@ -1,0 +1,117 @@
+import CVulkan
+
+/// What one frame in flight owns: a fence, a command pool and buffer, the frame's instance buffer and its
+/// descriptor set, the readback buffer, and the objects to release once the GPU is done with the frame.
+///
+/// Life cycle: `beginReuse()` waits for the fence of the frame's previous submission, drops its deferred
+/// releases and resets the pool; the renderer records and submits with `fence`. With two contexts the CPU
+/// records frame N+1 while the GPU runs frame N. Cost: one fence wait per frame (none when the GPU is ahead).
+final class FrameContext {
+    let index: Int
+    let fence: VkFence
+    let commandPool: VkCommandPool
+    let commandBuffer: VkCommandBuffer
+    /// Serial of the last submission recorded here; 0 before the first.
+    var serial: UInt64 = 0
+    /// Per-frame instance data (`LayerInstance.stride` bytes per instance) and its set-0 descriptor.
+    private(set) var instanceBuffer: GPUBuffer?
+    private(set) var instanceSet: DescriptorAllocator.Allocation?
+    /// Where the frame's image is copied for `readback()`.
+    var readbackBuffer: GPUBuffer?
+    /// Whether the last submission copied the target into `readbackBuffer`.
+    var hasReadback = false
+    private var deferredReleases: [AnyObject] = []
+    private let device: VulkanDevice
+
+    init(device: VulkanDevice, index: Int) throws {
+        self.device = device
+        self.index = index
+        var fenceInfo = VkFenceCreateInfo()
+        fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
+        fenceInfo.flags = VK_FENCE_CREATE_SIGNALED_BIT.rawValue
+        var fence: VkFence?
+        try check(vkCreateFence(device.handle, &fenceInfo, nil, &fence), "vkCreateFence(frame \(index))")
+        self.fence = fence!
+        var poolInfo = VkCommandPoolCreateInfo()
+        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
+        poolInfo.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT.rawValue
+        poolInfo.queueFamilyIndex = device.queueFamily
+        var pool: VkCommandPool?
+        let poolResult = vkCreateCommandPool(device.handle, &poolInfo, nil, &pool)
+        if poolResult != VK_SUCCESS { vkDestroyFence(device.handle, self.fence, nil) }
+        try check(poolResult, "vkCreateCommandPool(frame \(index))")
+        self.commandPool = pool!
+        var allocateInfo = VkCommandBufferAllocateInfo()
+        allocateInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
+        allocateInfo.commandPool = commandPool
+        allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
+        allocateInfo.commandBufferCount = 1
+        var commandBuffer: VkCommandBuffer?
+        let bufferResult = vkAllocateCommandBuffers(device.handle, &allocateInfo, &commandBuffer)
+        if bufferResult != VK_SUCCESS {
+            vkDestroyCommandPool(device.handle, commandPool, nil)
+            vkDestroyFence(device.handle, self.fence, nil)
+        }
+        try check(bufferResult, "vkAllocateCommandBuffers(frame \(index))")
+        self.commandBuffer = commandBuffer!
+        device.labels.name(self.fence, VK_OBJECT_TYPE_FENCE, "frame \(index) fence")
+        device.labels.name(commandPool, VK_OBJECT_TYPE_COMMAND_POOL, "frame \(index) command pool")
+        device.labels.name(commandBuffer, VK_OBJECT_TYPE_COMMAND_BUFFER, "frame \(index) commands")
+    }
+
+    deinit {
+        vkWaitForFences(device.handle, 1, [fence], VkBool32(VK_TRUE), UInt64.max)
+        deferredReleases.removeAll()
+        vkDestroyCommandPool(device.handle, commandPool, nil)
+        vkDestroyFence(device.handle, fence, nil)
+    }
+
+    /// Blocks until the GPU has finished this context's last submission.
+    func waitForCompletion() throws {
+        var fence: VkFence? = self.fence
+        try check(vkWaitForFences(device.handle, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences(frame \(index))")
+    }
+
+    /// Waits for the previous submission, releases what it deferred and readies the command buffer.
+    func beginReuse() throws {
+        try waitForCompletion()
+        deferredReleases.removeAll()
+        try check(vkResetCommandPool(device.handle, commandPool, 0), "vkResetCommandPool(frame \(index))")
+        var fence: VkFence? = self.fence
+        try check(vkResetFences(device.handle, 1, &fence), "vkResetFences(frame \(index))")
+        hasReadback = false
+    }
+
+    /// Keeps `object` alive until this frame's submission has completed.
+    func deferRelease(_ object: AnyObject) {
+        deferredReleases.append(object)
+    }
+
+    var deferredReleaseCount: Int { deferredReleases.count }
+
+    /// Makes sure the instance buffer holds `count` instances, growing it (to a power of two) if not, and
+    /// points the set-0 descriptor at it. Only called after `beginReuse()`, so nothing in flight uses either.
+    func ensureInstanceCapacity(_ count: Int, stride: Int, allocator: MemoryAllocator, descriptors: DescriptorAllocator) throws {
+        let needed = UInt64(max(count, 64) * stride)
+        if let buffer = instanceBuffer, buffer.size >= needed { return }
+        let size = UInt64(1) << UInt64(64 - (needed - 1).leadingZeroBitCount)
+        let buffer = try GPUBuffer(
+            device: device, allocator: allocator, size: size, usage: VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue,
+            location: .upload, name: "frame \(index) instances")
+        if instanceSet == nil {
+            instanceSet = try descriptors.allocate(name: "frame \(index) instances")
+        }
+        var bufferInfo = VkDescriptorBufferInfo(buffer: buffer.handle, offset: 0, range: VkDeviceSize(VK_WHOLE_SIZE))
+        withUnsafePointer(to: &bufferInfo) { bufferPointer in
+            var write = VkWriteDescriptorSet()
+            write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
+            write.dstSet = instanceSet!.set
+            write.dstBinding = 0
+            write.descriptorCount = 1
+            write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            write.pBufferInfo = bufferPointer
+            vkUpdateDescriptorSets(device.handle, 1, &write, 0, nil)
+        }
+        instanceBuffer = buffer
+    }
+}

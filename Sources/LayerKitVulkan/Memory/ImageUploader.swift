@@ -1,0 +1,196 @@
+import CVulkan
+import LayerKit
+import LayerKitRender
+
+/// A `CGImage` resident on the GPU, with a descriptor set per sampler it has been drawn with.
+/// Released (image, memory, sets) when the last reference goes; frames keep it alive while in flight.
+final class GPUTexture {
+    let image: GPUImage
+    /// The image it was uploaded from; nil once that image is gone, which makes the texture garbage.
+    weak var source: CGImage?
+    private var descriptorSets: [SamplerCache.Key: DescriptorAllocator.Allocation] = [:]
+    private let descriptors: DescriptorAllocator
+
+    init(image: GPUImage, source: CGImage?, descriptors: DescriptorAllocator) {
+        self.image = image
+        self.source = source
+        self.descriptors = descriptors
+    }
+
+    deinit {
+        for allocation in descriptorSets.values { descriptors.free(allocation) }
+    }
+
+    /// The set-1 descriptor sampling this texture with `sampler`, written on first use.
+    func descriptorSet(for key: SamplerCache.Key, samplers: SamplerCache, device: VulkanDevice) throws -> VkDescriptorSet {
+        if let allocation = descriptorSets[key] { return allocation.set }
+        let allocation = try descriptors.allocate(name: "texture \(image.width)x\(image.height) · \(key.minification)/\(key.magnification)")
+        var imageInfo = VkDescriptorImageInfo(
+            sampler: try samplers.sampler(for: key), imageView: image.view, imageLayout: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
+        withUnsafePointer(to: &imageInfo) { imagePointer in
+            var write = VkWriteDescriptorSet()
+            write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
+            write.dstSet = allocation.set
+            write.dstBinding = 0
+            write.descriptorCount = 1
+            write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+            write.pImageInfo = imagePointer
+            vkUpdateDescriptorSets(device.handle, 1, &write, 0, nil)
+        }
+        descriptorSets[key] = allocation
+        return allocation.set
+    }
+}
+
+/// Uploads the images a frame draws, each `CGImage` once however many draws and frames use it.
+///
+/// Input: the distinct images of a frame (and whether any binding wants them trilinear), the frame's
+/// command buffer. Output: resident `GPUTexture`s in SHADER_READ_ONLY_OPTIMAL; copy (and mip blit)
+/// commands recorded before the frame's first pass. Identity is the `CGImage` object; an image uploaded
+/// without mipmaps is uploaded again with them the first time a trilinear binding asks. A texture whose
+/// image has been deallocated is released after the frame in flight. Cost: width × height × 4 bytes
+/// through the staging ring per upload; nothing for an image already resident.
+final class ImageUploader {
+    /// Uploads since creation (the internal 1×1 white texture excluded).
+    private(set) var imagesUploaded = 0
+    /// Texel bytes uploaded since creation (level 0 only; mip levels are made on the GPU).
+    private(set) var bytesUploaded = 0
+
+    private let device: VulkanDevice
+    private let allocator: MemoryAllocator
+    private let staging: StagingRing
+    private let samplers: SamplerCache
+    private let descriptors: DescriptorAllocator
+    private var textures: [ObjectIdentifier: GPUTexture] = [:]
+    /// Sampled by untextured batches, so every batch binds the same set layout.
+    private var white: GPUTexture?
+    static let whiteSampler = SamplerCache.Key(minification: .nearest, magnification: .nearest)
+
+    init(device: VulkanDevice, allocator: MemoryAllocator, staging: StagingRing, samplers: SamplerCache, descriptors: DescriptorAllocator) {
+        self.device = device
+        self.allocator = allocator
+        self.staging = staging
+        self.samplers = samplers
+        self.descriptors = descriptors
+    }
+
+    /// Textures currently resident (the white texture excluded).
+    var residentCount: Int { textures.count }
+
+    /// Releases, after `frame` completes, textures whose images no longer exist.
+    func collectGarbage(frame: FrameContext) {
+        for (key, texture) in textures where texture.source == nil {
+            textures[key] = nil
+            frame.deferRelease(texture)
+        }
+    }
+
+    /// Makes every image in `images` resident, recording uploads into `commandBuffer`.
+    func prepare(_ images: [(image: CGImage, mipmapped: Bool)], commandBuffer: VkCommandBuffer, frame: FrameContext) throws {
+        if white == nil {
+            let pixel = CGImage(width: 1, height: 1, bytesPerRow: 4, premultipliedRGBA: [255, 255, 255, 255], alphaInfo: .noneSkipLast)!
+            white = try upload(pixel, mipmapped: false, commandBuffer: commandBuffer, frame: frame, name: "white 1x1")
+            white?.source = nil
+        }
+        for (image, mipmapped) in images {
+            let key = ObjectIdentifier(image)
+            if let existing = textures[key] {
+                if existing.source === image && (!mipmapped || existing.image.mipLevels > 1) { continue }
+                frame.deferRelease(existing)
+            }
+            textures[key] = try upload(image, mipmapped: mipmapped, commandBuffer: commandBuffer, frame: frame, name: "image \(image.width)x\(image.height)")
+            imagesUploaded += 1
+            bytesUploaded += image.width * image.height * 4
+        }
+    }
+
+    /// The set-1 descriptor for a binding (nil: the white texture). The image must have been prepared.
+    func descriptorSet(for binding: TextureBinding?) throws -> VkDescriptorSet {
+        guard let binding else {
+            return try white!.descriptorSet(for: Self.whiteSampler, samplers: samplers, device: device)
+        }
+        guard let texture = textures[ObjectIdentifier(binding.image)] else {
+            preconditionFailure("image \(binding.image.width)x\(binding.image.height) was not prepared this frame")
+        }
+        let key = SamplerCache.Key(minification: binding.minification, magnification: binding.magnification)
+        return try texture.descriptorSet(for: key, samplers: samplers, device: device)
+    }
+
+    private func upload(_ source: CGImage, mipmapped: Bool, commandBuffer: VkCommandBuffer, frame: FrameContext, name: String) throws -> GPUTexture {
+        let width = source.width, height = source.height
+        let levels = mipmapped ? GPUImage.fullMipChainLength(width: width, height: height) : 1
+        var usage = VK_IMAGE_USAGE_SAMPLED_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_DST_BIT.rawValue
+        if levels > 1 { usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue }
+        let image = try GPUImage(device: device, allocator: allocator, width: width, height: height, mipLevels: levels, usage: usage, name: name)
+
+        // Stage the texels tightly packed (the image's rows may be padded).
+        let rowBytes = width * 4
+        let size = UInt64(rowBytes * height)
+        let stagingBuffer: VkBuffer
+        let stagingOffset: UInt64
+        let destination: UnsafeMutableRawPointer
+        if let slot = staging.allocate(size: size, alignment: 16) {
+            (stagingBuffer, stagingOffset, destination) = (staging.buffer.handle, slot.offset, slot.pointer)
+        } else {
+            let oneOff = try GPUBuffer(
+                device: device, allocator: allocator, size: size, usage: VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue,
+                location: .upload, name: "staging · \(name)")
+            frame.deferRelease(oneOff)
+            (stagingBuffer, stagingOffset, destination) = (oneOff.handle, 0, oneOff.mapped!)
+        }
+        source.pixelData.withUnsafeBytes { pixels in
+            for row in 0..<height {
+                (destination + row * rowBytes).copyMemory(from: pixels.baseAddress! + row * source.bytesPerRow, byteCount: rowBytes)
+            }
+        }
+
+        Barriers.image(
+            commandBuffer, image.handle, range: image.range(), from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+            source: (VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, Access.none), destination: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite))
+        var region = VkBufferImageCopy()
+        region.bufferOffset = stagingOffset
+        region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
+        region.imageExtent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
+        vkCmdCopyBufferToImage(commandBuffer, stagingBuffer, image.handle, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region)
+        if levels > 1 {
+            recordMipChain(commandBuffer, image)
+        }
+        // Level 0..<levels-1 are TRANSFER_SRC after the mip chain, the last level TRANSFER_DST.
+        if levels > 1 {
+            Barriers.image(
+                commandBuffer, image.handle, range: image.range(baseMip: 0, mipCount: levels - 1),
+                from: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, to: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferRead),
+                destination: (VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, Access.shaderRead))
+        }
+        Barriers.image(
+            commandBuffer, image.handle, range: image.range(baseMip: levels - 1, mipCount: 1),
+            from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+            source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite),
+            destination: (VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, Access.shaderRead))
+        return GPUTexture(image: image, source: source, descriptors: descriptors)
+    }
+
+    /// Fills levels 1... by successive linear blits, each from the level above.
+    private func recordMipChain(_ commandBuffer: VkCommandBuffer, _ image: GPUImage) {
+        var width = Int32(image.width), height = Int32(image.height)
+        for level in 1..<image.mipLevels {
+            Barriers.image(
+                commandBuffer, image.handle, range: image.range(baseMip: level - 1, mipCount: 1),
+                from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite),
+                destination: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferRead))
+            let nextWidth = max(1, width / 2), nextHeight = max(1, height / 2)
+            var blit = VkImageBlit()
+            blit.srcSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: level - 1, baseArrayLayer: 0, layerCount: 1)
+            blit.srcOffsets = (VkOffset3D(x: 0, y: 0, z: 0), VkOffset3D(x: width, y: height, z: 1))
+            blit.dstSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: level, baseArrayLayer: 0, layerCount: 1)
+            blit.dstOffsets = (VkOffset3D(x: 0, y: 0, z: 0), VkOffset3D(x: nextWidth, y: nextHeight, z: 1))
+            vkCmdBlitImage(
+                commandBuffer, image.handle, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, image.handle, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                1, &blit, VK_FILTER_LINEAR)
+            width = nextWidth
+            height = nextHeight
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import CVulkan
+
+/// The layer-quad pipeline and what it is built against: the color render pass, the descriptor set
+/// layouts (set 0: the frame's instance buffer; set 1: the batch's texture) and the pipeline layout.
+///
+/// Input: the device, the pipeline cache and `Shaders/layer_quad.{vert,frag}`. Output: Vulkan handles.
+/// State: triangle strip of 4 vertices without vertex buffers, no culling (transforms may mirror),
+/// premultiplied source-over blending (ONE, ONE_MINUS_SRC_ALPHA) for color and alpha, dynamic viewport
+/// and scissor. Cost: one pipeline compile, cached on disk by `PipelineCache`.
+final class LayerPipeline {
+    let renderPass: VkRenderPass
+    let instanceSetLayout: VkDescriptorSetLayout
+    let textureSetLayout: VkDescriptorSetLayout
+    let layout: VkPipelineLayout
+    let pipeline: VkPipeline
+    private let device: VulkanDevice
+
+    init(device: VulkanDevice, cache: PipelineCache) throws {
+        self.device = device
+        renderPass = try Self.makeRenderPass(device: device)
+        instanceSetLayout = try Self.makeSetLayout(
+            device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, stages: VK_SHADER_STAGE_VERTEX_BIT.rawValue, name: "set 0 · instances")
+        textureSetLayout = try Self.makeSetLayout(
+            device: device, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, stages: VK_SHADER_STAGE_FRAGMENT_BIT.rawValue, name: "set 1 · texture")
+        var setLayouts: [VkDescriptorSetLayout?] = [instanceSetLayout, textureSetLayout]
+        var layoutInfo = VkPipelineLayoutCreateInfo()
+        layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO
+        layoutInfo.setLayoutCount = UInt32(setLayouts.count)
+        var pipelineLayout: VkPipelineLayout?
+        try setLayouts.withUnsafeMutableBufferPointer { pointer in
+            layoutInfo.pSetLayouts = UnsafePointer(pointer.baseAddress)
+            try check(vkCreatePipelineLayout(device.handle, &layoutInfo, nil, &pipelineLayout), "vkCreatePipelineLayout(layer quad)")
+        }
+        layout = pipelineLayout!
+        device.labels.name(layout, VK_OBJECT_TYPE_PIPELINE_LAYOUT, "layer quad layout")
+        pipeline = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass)
+        device.labels.name(pipeline, VK_OBJECT_TYPE_PIPELINE, "layer quad")
+    }
+
+    deinit {
+        vkDestroyPipeline(device.handle, pipeline, nil)
+        vkDestroyPipelineLayout(device.handle, layout, nil)
+        vkDestroyDescriptorSetLayout(device.handle, textureSetLayout, nil)
+        vkDestroyDescriptorSetLayout(device.handle, instanceSetLayout, nil)
+        vkDestroyRenderPass(device.handle, renderPass, nil)
+    }
+
+    /// One RGBA8 color attachment, cleared on load and stored; it ends in TRANSFER_SRC_OPTIMAL for the
+    /// readback copy. The dependencies order the pass after earlier transfers and passes on the image
+    /// and make its writes visible to the copy that follows.
+    private static func makeRenderPass(device: VulkanDevice) throws -> VkRenderPass {
+        var attachment = VkAttachmentDescription()
+        attachment.format = GPUImage.format
+        attachment.samples = VK_SAMPLE_COUNT_1_BIT
+        attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
+        attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE
+        attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
+        attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
+        attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
+        attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+        var colorReference = VkAttachmentReference(attachment: 0, layout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)
+        var dependencies = [VkSubpassDependency](repeating: VkSubpassDependency(), count: 2)
+        let colorOutput = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
+        let transfer = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
+        dependencies[0].srcSubpass = VK_SUBPASS_EXTERNAL
+        dependencies[0].dstSubpass = 0
+        dependencies[0].srcStageMask = colorOutput | transfer
+        dependencies[0].srcAccessMask = Access.colorWrite | Access.transferRead
+        dependencies[0].dstStageMask = colorOutput
+        dependencies[0].dstAccessMask = Access.colorWrite | Access.colorRead
+        dependencies[1].srcSubpass = 0
+        dependencies[1].dstSubpass = VK_SUBPASS_EXTERNAL
+        dependencies[1].srcStageMask = colorOutput
+        dependencies[1].srcAccessMask = Access.colorWrite
+        dependencies[1].dstStageMask = transfer | colorOutput
+        dependencies[1].dstAccessMask = Access.transferRead | Access.colorWrite | Access.colorRead
+        var renderPass: VkRenderPass?
+        try withUnsafePointer(to: &colorReference) { colorPointer in
+            var subpass = VkSubpassDescription()
+            subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS
+            subpass.colorAttachmentCount = 1
+            subpass.pColorAttachments = colorPointer
+            try withUnsafePointer(to: &subpass) { subpassPointer in
+                try withUnsafePointer(to: &attachment) { attachmentPointer in
+                    try dependencies.withUnsafeBufferPointer { dependencyPointer in
+                        var info = VkRenderPassCreateInfo()
+                        info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO
+                        info.attachmentCount = 1
+                        info.pAttachments = attachmentPointer
+                        info.subpassCount = 1
+                        info.pSubpasses = subpassPointer
+                        info.dependencyCount = UInt32(dependencyPointer.count)
+                        info.pDependencies = dependencyPointer.baseAddress
+                        try check(vkCreateRenderPass(device.handle, &info, nil, &renderPass), "vkCreateRenderPass(layer color)")
+                    }
+                }
+            }
+        }
+        device.labels.name(renderPass, VK_OBJECT_TYPE_RENDER_PASS, "layer color pass")
+        return renderPass!
+    }
+
+    private static func makeSetLayout(device: VulkanDevice, type: VkDescriptorType, stages: VkShaderStageFlags, name: String) throws -> VkDescriptorSetLayout {
+        var binding = VkDescriptorSetLayoutBinding()
+        binding.binding = 0
+        binding.descriptorType = type
+        binding.descriptorCount = 1
+        binding.stageFlags = stages
+        var setLayout: VkDescriptorSetLayout?
+        try withUnsafePointer(to: &binding) { bindingPointer in
+            var info = VkDescriptorSetLayoutCreateInfo()
+            info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO
+            info.bindingCount = 1
+            info.pBindings = bindingPointer
+            try check(vkCreateDescriptorSetLayout(device.handle, &info, nil, &setLayout), "vkCreateDescriptorSetLayout(\(name))")
+        }
+        device.labels.name(setLayout, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, name)
+        return setLayout!
+    }
+
+    private static func makeShaderModule(device: VulkanDevice, named name: String) throws -> VkShaderModule {
+        guard let words = ShaderLibrary.spirv(named: name) else { throw VulkanError.missingShader(name) }
+        var module: VkShaderModule?
+        try words.withUnsafeBufferPointer { code in
+            var info = VkShaderModuleCreateInfo()
+            info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO
+            info.codeSize = code.count * MemoryLayout<UInt32>.size
+            info.pCode = code.baseAddress
+            try check(vkCreateShaderModule(device.handle, &info, nil, &module), "vkCreateShaderModule(\(name))")
+        }
+        device.labels.name(module, VK_OBJECT_TYPE_SHADER_MODULE, name)
+        return module!
+    }
+
+    private static func makePipeline(device: VulkanDevice, cache: PipelineCache, layout: VkPipelineLayout, renderPass: VkRenderPass) throws -> VkPipeline {
+        let vertex = try makeShaderModule(device: device, named: "layer_quad.vert")
+        defer { vkDestroyShaderModule(device.handle, vertex, nil) }
+        let fragment = try makeShaderModule(device: device, named: "layer_quad.frag")
+        defer { vkDestroyShaderModule(device.handle, fragment, nil) }
+
+        return try "main".withCString { entry in
+            var stages = [VkPipelineShaderStageCreateInfo](repeating: VkPipelineShaderStageCreateInfo(), count: 2)
+            for (index, (stage, module)) in [(VK_SHADER_STAGE_VERTEX_BIT, vertex), (VK_SHADER_STAGE_FRAGMENT_BIT, fragment)].enumerated() {
+                stages[index].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
+                stages[index].stage = stage
+                stages[index].module = module
+                stages[index].pName = entry
+            }
+            var vertexInput = VkPipelineVertexInputStateCreateInfo()
+            vertexInput.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO
+            var inputAssembly = VkPipelineInputAssemblyStateCreateInfo()
+            inputAssembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO
+            inputAssembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP
+            var viewport = VkPipelineViewportStateCreateInfo()
+            viewport.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO
+            viewport.viewportCount = 1
+            viewport.scissorCount = 1
+            var raster = VkPipelineRasterizationStateCreateInfo()
+            raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO
+            raster.polygonMode = VK_POLYGON_MODE_FILL
+            raster.cullMode = VK_CULL_MODE_NONE.rawValue
+            raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE
+            raster.lineWidth = 1
+            var multisample = VkPipelineMultisampleStateCreateInfo()
+            multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO
+            multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT
+            var blendAttachment = VkPipelineColorBlendAttachmentState()
+            blendAttachment.blendEnable = VkBool32(VK_TRUE)
+            blendAttachment.srcColorBlendFactor = VK_BLEND_FACTOR_ONE
+            blendAttachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
+            blendAttachment.colorBlendOp = VK_BLEND_OP_ADD
+            blendAttachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE
+            blendAttachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
+            blendAttachment.alphaBlendOp = VK_BLEND_OP_ADD
+            blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
+                | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue
+            var dynamicStates = [VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR]
+            var pipeline: VkPipeline?
+            try withUnsafePointer(to: &blendAttachment) { blendAttachmentPointer in
+                var blend = VkPipelineColorBlendStateCreateInfo()
+                blend.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO
+                blend.attachmentCount = 1
+                blend.pAttachments = blendAttachmentPointer
+                try dynamicStates.withUnsafeMutableBufferPointer { dynamicPointer in
+                    var dynamic = VkPipelineDynamicStateCreateInfo()
+                    dynamic.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO
+                    dynamic.dynamicStateCount = UInt32(dynamicPointer.count)
+                    dynamic.pDynamicStates = UnsafePointer(dynamicPointer.baseAddress)
+                    try stages.withUnsafeBufferPointer { stagesPointer in
+                        var info = VkGraphicsPipelineCreateInfo()
+                        info.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO
+                        info.stageCount = UInt32(stagesPointer.count)
+                        info.pStages = stagesPointer.baseAddress
+                        info.layout = layout
+                        info.renderPass = renderPass
+                        info.subpass = 0
+                        try withUnsafePointer(to: &vertexInput) { info.pVertexInputState = $0
+                            try withUnsafePointer(to: &inputAssembly) { info.pInputAssemblyState = $0
+                                try withUnsafePointer(to: &viewport) { info.pViewportState = $0
+                                    try withUnsafePointer(to: &raster) { info.pRasterizationState = $0
+                                        try withUnsafePointer(to: &multisample) { info.pMultisampleState = $0
+                                            try withUnsafePointer(to: &blend) { info.pColorBlendState = $0
+                                                try withUnsafePointer(to: &dynamic) { info.pDynamicState = $0
+                                                    try check(
+                                                        vkCreateGraphicsPipelines(device.handle, cache.handle, 1, &info, nil, &pipeline),
+                                                        "vkCreateGraphicsPipelines(layer quad)")
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            cache.save()
+            return pipeline!
+        }
+    }
+}
