@@ -8,7 +8,7 @@ Standard library only (zlib + struct): the PNG writer below -- chunk framing, bi
 scanline filters and Adam7 interlacing -- is written out here, so the fixtures do not come from the
 library (libpng) whose decoding they check. Output is deterministic for a given zlib.
 
-Every valid fixture is W x H = 7 x 5 pixels (so every Adam7 pass is non-empty and no row of 1-, 2- or
+Every valid fixture is W x H = 7 x 5 pixels unless its name ends in _WxH (so every Adam7 pass is non-empty and no row of 1-, 2- or
 4-bit samples fills whole bytes). Each sample is a known formula of the pixel column x, row y and the
 channel index c inside the PNG's own color type (gray 0; gray+alpha 0, 1; RGB 0, 1, 2; RGBA 0..3):
 
@@ -42,6 +42,8 @@ Special fixtures (same formulas):
     rgb8_chunky.png           rgb8 with the zlib stream split over many small IDAT chunks, and tEXt
                               and a private ancillary chunk (lkTs) before and after them
     rgb8_bad_text_crc.png     rgb8 with a tEXt chunk whose CRC is wrong (ancillary: skipped, not fatal)
+    rgba16_adam7_64x48.png    rgba16_adam7 and graya16_adam7 at 64 x 48 (W = 64 in the alpha formula)
+    graya16_adam7_64x48.png
 Invalid fixtures (each must fail with a specific CGImageError; see the Swift tests):
     invalid_huge_dimensions   IHDR 20000 x 20000 (4e8 pixels, over LayerKit's 2^28 limit), valid CRC
     invalid_wide              IHDR 1000001 x 1 (over libpng's 1,000,000-pixel side limit)
@@ -86,10 +88,10 @@ def sample(x, y, c, bits):
     return s(x, y, c) % (1 << bits)
 
 
-def alpha(x, y, c, bits):
+def alpha(x, y, c, bits, width=W):
     if x == 0:
         return 0
-    if x == W - 1:
+    if x == width - 1:
         return (1 << bits) - 1
     return sample(x, y, c, bits)
 
@@ -118,14 +120,14 @@ def palette_alpha(k, depth):
     return 255
 
 
-def pixel_samples(color_type, depth, x, y):
+def pixel_samples(color_type, depth, x, y, width=W):
     """The samples of pixel (x, y) as stored in the file (palette: the index)."""
     if color_type == PALETTE:
         return [palette_index(x, y, depth)]
     out = []
     for c in range(CHANNELS[color_type]):
         if ALPHA_CHANNEL.get(color_type) == c:
-            out.append(alpha(x, y, c, depth))
+            out.append(alpha(x, y, c, depth, width))
         else:
             out.append(sample(x, y, c, depth))
     return out
@@ -197,7 +199,7 @@ def scanlines(pixels, width, height, depth, channels):
 
 def image_data(color_type, depth, interlace, width=W, height=H, rows=None):
     channels = CHANNELS[color_type]
-    full = [[pixel_samples(color_type, depth, x, y) for x in range(width)] for y in range(height)]
+    full = [[pixel_samples(color_type, depth, x, y, width) for x in range(width)] for y in range(height)]
     if not interlace:
         raw = scanlines(full[:rows] if rows else full, width, rows or height, depth, channels)
     else:
@@ -224,13 +226,13 @@ def ancillary_before_idat(color_type, depth, trns):
     return out
 
 
-def png(color_type, depth, interlace=0, trns=False, extra_before=b"", idat=None, idat_split=None):
-    data = image_data(color_type, depth, interlace) if idat is None else idat
+def png(color_type, depth, interlace=0, trns=False, extra_before=b"", idat=None, idat_split=None, width=W, height=H):
+    data = image_data(color_type, depth, interlace, width, height) if idat is None else idat
     if idat_split:
         idats = b"".join(chunk(b"IDAT", data[i:i + idat_split]) for i in range(0, len(data), idat_split))
     else:
         idats = chunk(b"IDAT", data)
-    return (SIGNATURE + ihdr(W, H, depth, color_type, interlace) + extra_before
+    return (SIGNATURE + ihdr(width, height, depth, color_type, interlace) + extra_before
             + ancillary_before_idat(color_type, depth, trns) + idats + chunk(b"IEND", b""))
 
 
@@ -257,6 +259,11 @@ def fixtures():
                 for interlace in (0, 1):
                     name = NAMES[color_type] + str(depth) + ("_trns" if trns else "") + ("_adam7" if interlace else "")
                     out[name] = png(color_type, depth, interlace, trns)
+
+    # 16-bit Adam7 with alpha is the one case LayerKit decodes within 1 rather than exactly (a libpng bug
+    # forces a detour through premultiplied 16-bit samples); a larger image measures how often.
+    out["rgba16_adam7_64x48"] = png(RGBA, 16, 1, width=64, height=48)
+    out["graya16_adam7_64x48"] = png(GRAY_ALPHA, 16, 1, width=64, height=48)
 
     rgb8 = out["rgb8"]
     out["rgb8_gamma1"] = png(RGB, 8, extra_before=chunk(b"gAMA", struct.pack(">I", 100000)))

@@ -29,6 +29,13 @@ final class CGImagePNGTests: XCTestCase {
         }
     }
 
+    func testSixteenBitAdam7WithAlphaIsWithinOneAndRarelyOff() throws {
+        // The one inexact case (PNGDecoder.readAdam7SixteenBit): libpng only hands these over
+        // premultiplied at 16 bits. 12,288 samples bound how far and how often the result may differ.
+        try assertFixtureMatchesFormula(.init(.rgba, 16, adam7: true, width: 64, height: 48), alphaInfo: .premultipliedLast)
+        try assertFixtureMatchesFormula(.init(.grayAlpha, 16, adam7: true, width: 64, height: 48), alphaInfo: .premultipliedLast)
+    }
+
     func testRGBDecodesOpaque() throws {
         for depth in [8, 16] {
             try assertFixtureMatchesFormula(.init(.rgb, depth), alphaInfo: .noneSkipLast)
@@ -62,7 +69,7 @@ final class CGImagePNGTests: XCTestCase {
     func testSixteenBitSamplesRoundToNearestNotTruncateNorLinearize() throws {
         // The exact comparison in testRGBDecodesOpaque already pins round(v / 257); this makes sure the
         // fixture can tell the candidates apart, so that comparison could fail.
-        let samples = PNGFixtureFormula.pixels.flatMap { p in (0..<3).map { PNGFixtureFormula.sample(p.x, p.y, $0, bits: 16) } }
+        let samples = PNGFixtureFormula.pixels(width: 7, height: 5).flatMap { p in (0..<3).map { PNGFixtureFormula.sample(p.x, p.y, $0, bits: 16) } }
         XCTAssertTrue(samples.contains { PNGFixtureFormula.to8Bits($0, from: 16) != $0 >> 8 },
                       "rgb16 has no sample where rounding differs from truncation")
         XCTAssertTrue(samples.contains { abs(PNGFixtureFormula.to8Bits($0, from: 16) - Self.linearToSRGB8($0)) > 2 },
@@ -99,7 +106,8 @@ final class CGImagePNGTests: XCTestCase {
         let directory = try XCTUnwrap(Bundle.module.url(forResource: "png", withExtension: nil, subdirectory: "Fixtures"))
         let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) })
-        let exercised = Set(PNGFixtureFormula.Variant.all.map(\.name) + Self.specialFixtures + Self.invalidFixtures.map(\.name))
+        let exercised = Set(PNGFixtureFormula.Variant.all.map(\.name) + ["rgba16_adam7_64x48", "graya16_adam7_64x48"]
+            + Self.specialFixtures + Self.invalidFixtures.map(\.name))
         XCTAssertEqual(onDisk.subtracting(exercised), [], "fixtures no test reads; add tests or remove them")
         XCTAssertEqual(exercised.subtracting(onDisk), [], "fixtures the tests expect; run Tools/make-png-fixtures.py")
     }
@@ -322,7 +330,7 @@ final class CGImagePNGTests: XCTestCase {
                                         with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
                 do {
                     let image = try CGImage(pngData: Data(damaged))
-                    XCTAssertEqual(image.width * image.height, PNGFixtureFormula.width * PNGFixtureFormula.height)
+                    XCTAssertEqual(image.width * image.height, 7 * 5)
                 } catch let error as CGImageError {
                     guard case .corrupt = error else { return XCTFail("\(name) byte \(i): \(error)") }
                     failures += 1
@@ -381,7 +389,7 @@ final class CGImagePNGTests: XCTestCase {
         .init(name: "invalid_zero_width", kind: "corrupt", reasonContains: "at least 1"),
         .init(name: "invalid_ihdr_crc", kind: "corrupt", reasonContains: "CRC"),
         .init(name: "invalid_idat_crc", kind: "corrupt", reasonContains: "CRC"),
-        .init(name: "invalid_bit_depth", kind: "corrupt", reasonContains: "bit depth"),
+        .init(name: "invalid_bit_depth", kind: "corrupt", reasonContains: "IHDR"),
         .init(name: "invalid_deflate", kind: "corrupt", reasonContains: "libpng: "),
         .init(name: "invalid_short_image_data", kind: "corrupt", reasonContains: "libpng: "),
         .init(name: "invalid_no_idat", kind: "corrupt", reasonContains: "libpng: "),
@@ -438,26 +446,39 @@ final class CGImagePNGTests: XCTestCase {
         }
         try assertImage(try CGImage(pngData: data), matches: variant, name: name, alphaInfo: alphaInfo, line: line)
         if file == nil && !variant.adam7 {
-            try assertImage(try fixtureImage(name + "_adam7"), matches: variant, name: name + "_adam7", alphaInfo: alphaInfo, line: line)
+            var interlaced = variant
+            interlaced.adam7 = true
+            try assertImage(try fixtureImage(interlaced.name), matches: interlaced, name: interlaced.name, alphaInfo: alphaInfo, line: line)
         }
     }
 
     private func assertImage(_ image: CGImage, matches variant: PNGFixtureFormula.Variant, name: String,
                              alphaInfo: CGImageAlphaInfo, line: UInt = #line) throws {
-        XCTAssertEqual(image.width, PNGFixtureFormula.width, name, line: line)
-        XCTAssertEqual(image.height, PNGFixtureFormula.height, name, line: line)
+        XCTAssertEqual(image.width, variant.width, name, line: line)
+        XCTAssertEqual(image.height, variant.height, name, line: line)
         XCTAssertEqual(image.alphaInfo, alphaInfo, name, line: line)
-        guard image.width == PNGFixtureFormula.width, image.height == PNGFixtureFormula.height else { return }
+        guard image.width == variant.width, image.height == variant.height else { return }
+        let pixels = PNGFixtureFormula.pixels(width: variant.width, height: variant.height)
         var mismatches: [String] = []
-        for (x, y) in PNGFixtureFormula.pixels {
+        var offByOne = 0
+        for (x, y) in pixels {
             let expected = PNGFixtureFormula.premultipliedRGBA(variant, x: x, y: y)
             let p = image.pixel(x: x, y: y)
             let actual = [Int(p.r), Int(p.g), Int(p.b), Int(p.a)]
-            if actual != expected { mismatches.append("(\(x), \(y)) got \(actual) expected \(expected)") }
+            guard actual != expected else { continue }
+            // 16-bit Adam7 with an alpha channel: color may be 1 off (PNGDecoder.readAdam7SixteenBit).
+            if variant.isDecodedWithinOne, actual[3] == expected[3], zip(actual, expected).allSatisfy({ abs($0 - $1) <= 1 }) {
+                offByOne += zip(actual, expected).filter { $0 != $1 }.count
+                continue
+            }
+            mismatches.append("(\(x), \(y)) got \(actual) expected \(expected)")
         }
         XCTAssertTrue(mismatches.isEmpty, "\(name): \(mismatches.count) pixels differ: \(mismatches.prefix(4).joined(separator: "; "))", line: line)
+        // Measured: 1 of 105 color samples in rgba16_adam7, 9 of 9,216 in rgba16_adam7_64x48, none in
+        // the gray+alpha ones. 1% leaves room without excusing a real regression.
+        XCTAssertLessThanOrEqual(offByOne, pixels.count * 3 / 100, "\(name): \(offByOne) samples 1 off", line: line)
         if alphaInfo == .premultipliedLast {
-            XCTAssertTrue(PNGFixtureFormula.pixels.contains { PNGFixtureFormula.premultipliedRGBA(variant, x: $0.x, y: $0.y)[3] < 255 },
+            XCTAssertTrue(pixels.contains { PNGFixtureFormula.premultipliedRGBA(variant, x: $0.x, y: $0.y)[3] < 255 },
                           "\(name) expects alpha but the formula makes every pixel opaque", line: line)
         }
     }
@@ -496,9 +517,9 @@ final class CGImagePNGTests: XCTestCase {
 
 /// The formulas of Tools/make-png-fixtures.py (see its header), restated to compute expected pixels.
 enum PNGFixtureFormula {
-    static let width = 7
-    static let height = 5
-    static let pixels: [(x: Int, y: Int)] = (0..<height).flatMap { y in (0..<width).map { x in (x, y) } }
+    static func pixels(width: Int, height: Int) -> [(x: Int, y: Int)] {
+        (0..<height).flatMap { y in (0..<width).map { x in (x, y) } }
+    }
 
     enum Kind: String {
         case gray, grayAlpha = "graya", rgb, rgba, palette
@@ -519,12 +540,20 @@ enum PNGFixtureFormula {
         var depth: Int
         var trns = false
         var adam7 = false
+        var width = 7
+        var height = 5
 
-        init(_ kind: Kind, _ depth: Int, trns: Bool = false, adam7: Bool = false) {
-            (self.kind, self.depth, self.trns, self.adam7) = (kind, depth, trns, adam7)
+        init(_ kind: Kind, _ depth: Int, trns: Bool = false, adam7: Bool = false, width: Int = 7, height: Int = 5) {
+            (self.kind, self.depth, self.trns, self.adam7, self.width, self.height) = (kind, depth, trns, adam7, width, height)
         }
 
-        var name: String { "\(kind.rawValue)\(depth)\(trns ? "_trns" : "")\(adam7 ? "_adam7" : "")" }
+        var name: String {
+            let size = (width, height) == (7, 5) ? "" : "_\(width)x\(height)"
+            return "\(kind.rawValue)\(depth)\(trns ? "_trns" : "")\(adam7 ? "_adam7" : "")\(size)"
+        }
+
+        /// The one case decoded to within 1 rather than exactly (see `PNGDecoder.readAdam7SixteenBit`).
+        var isDecodedWithinOne: Bool { depth == 16 && adam7 && (kind == .rgba || kind == .grayAlpha) }
 
         /// Every fixture the script writes from the formulas alone.
         static var all: [Variant] {
@@ -541,7 +570,7 @@ enum PNGFixtureFormula {
         bits == 16 ? (s(x, y, c) * 2741) % 65536 : s(x, y, c) % (1 << bits)
     }
 
-    static func alpha(_ x: Int, _ y: Int, _ c: Int, bits: Int) -> Int {
+    static func alpha(_ x: Int, _ y: Int, _ c: Int, bits: Int, width: Int) -> Int {
         if x == 0 { return 0 }
         if x == width - 1 { return (1 << bits) - 1 }
         return sample(x, y, c, bits: bits)
@@ -571,13 +600,13 @@ enum PNGFixtureFormula {
             return [to8Bits(g, from: d), to8Bits(g, from: d), to8Bits(g, from: d), a]
         case .grayAlpha:
             let g = to8Bits(sample(x, y, 0, bits: d), from: d)
-            return [g, g, g, to8Bits(alpha(x, y, 1, bits: d), from: d)]
+            return [g, g, g, to8Bits(alpha(x, y, 1, bits: d, width: v.width), from: d)]
         case .rgb:
             let rgb = (0..<3).map { sample(x, y, $0, bits: d) }
             let a = v.trns && rgb == (0..<3).map { sample(3, 2, $0, bits: d) } ? 0 : 255
             return rgb.map { to8Bits($0, from: d) } + [a]
         case .rgba:
-            return (0..<3).map { to8Bits(sample(x, y, $0, bits: d), from: d) } + [to8Bits(alpha(x, y, 3, bits: d), from: d)]
+            return (0..<3).map { to8Bits(sample(x, y, $0, bits: d), from: d) } + [to8Bits(alpha(x, y, 3, bits: d, width: v.width), from: d)]
         case .palette:
             let k = s(x, y, 0) % paletteSize(d)
             return paletteEntry(k) + [v.trns ? paletteAlpha(k, depth: d) : 255]

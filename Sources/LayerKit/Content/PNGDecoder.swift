@@ -7,21 +7,24 @@ import Foundation
 /// Output: width, height, premultiplied RGBA8 rows (top row first) and whether every pixel is opaque.
 ///
 /// Algorithm:
-/// 1. `scan` walks the chunk framing in Swift first: the signature, then every chunk's length and type
-///    up to IEND, with IHDR checked (CRC, zero and oversized dimensions) before anything is allocated.
-///    That is where `.emptyData`, `.notPNG`, `.truncated` and `.tooLarge` come from, with messages
-///    libpng cannot give (libpng reports a short stream only as a failed read).
-/// 2. libpng's simplified API (`png_image_begin_read_from_memory`, `png_image_finish_read`) decodes to
-///    straight RGBA8. It catches its own errors internally (setjmp/longjmp never crosses a Swift frame)
-///    and handles palette, tRNS, 1/2/4/16-bit samples and Adam7. Its failures become `.corrupt`.
-///    Two of its defaults are overridden so the output is the file's sRGB-encoded samples as is:
-///    16-bit samples are declared sRGB (`PNG_IMAGE_FLAG_16BIT_sRGB`; by default libpng treats them as
-///    linear light and re-encodes), which makes 16 → 8 bits libpng's exact `round(v / 257)`; and gAMA
-///    chunks are removed before libpng sees them, because Core Animation displays sRGB-encoded data
-///    without gamma correction.
-/// 3. Premultiply in place: `round(c * a / 255)`.
+/// 1. `scan` walks the chunk framing in Swift: the signature, then every chunk's length and type up to
+///    IEND, with IHDR checked (CRC, zero and oversized dimensions) before anything is allocated. That is
+///    where `.emptyData`, `.notPNG`, `.truncated` and `.tooLarge` come from, with messages libpng cannot
+///    give (to libpng a short stream is just a failed read).
+/// 2. The color-management chunks (gAMA, sRGB, iCCP, cHRM) are cut from the stream: Core Animation
+///    shows sRGB-encoded samples as they are, and without them libpng converts no gamma.
+/// 3. libpng's simplified API (`png_image_begin_read_from_memory`, `png_image_finish_read`) decodes.
+///    It catches its own errors internally (its setjmp/longjmp never crosses a Swift frame) and handles
+///    palette, tRNS, 1/2/4/16-bit samples and Adam7. Its failures become `.corrupt`.
+///    - Usually into straight RGBA8 (`readStraightRGBA`), with 16-bit samples declared sRGB
+///      (`PNG_IMAGE_FLAG_16BIT_sRGB`; libpng's default takes them as linear light and re-encodes), which
+///      makes 16 → 8 bits libpng's exact `round(v / 257)`. Then premultiply: `round(c * a / 255)`.
+///    - 16-bit Adam7 images go through `readAdam7SixteenBit` instead: libpng's 16 → 8-bit path for
+///      interlaced images copies stale rows (1.6.51 and later, and Debian's 1.6.39 with the fix for
+///      CVE-2025-65018 backported; before that fix the same path overran the caller's buffer). So they
+///      are read at 16 bits and reduced here; see that function for tRNS and alpha.
 ///
-/// Cost: one pass over the chunk headers; one copy of the stream only when it has a gAMA chunk; libpng's
+/// Cost: one pass over the chunk headers; one copy of the stream only when chunks are cut; libpng's
 /// decode; one pass over the pixels.
 ///
 /// Does not: honor gAMA, cHRM, sRGB or iCCP (no color management); decode APNG animation frames (only
@@ -29,50 +32,73 @@ import Foundation
 enum PNGDecoder {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    /// `PNG_FORMAT_RGBA`, which Swift does not import (a macro built from other macros).
+    /// `PNG_FORMAT_RGBA` and `PNG_FORMAT_LINEAR_RGB_ALPHA`, which Swift does not import (macros built
+    /// from other macros).
     static let libpngFormatRGBA = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+    static let libpngFormatLinearRGBA = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_LINEAR)
+
+    /// Chunks cut before libpng reads the stream (step 2).
+    static let colorManagementChunks: Set<String> = ["gAMA", "sRGB", "iCCP", "cHRM"]
 
     struct DecodedImage {
         var width: Int
         var height: Int
-        /// RGBA8, `width * 4` bytes a row, top row first: straight after step 2, premultiplied after 3.
+        /// RGBA8, `width * 4` bytes a row, top row first: straight from `readStraightRGBA`, premultiplied
+        /// from `decode`.
         var rgba: [UInt8]
         var isOpaque: Bool
     }
 
     /// What `scan` learned from the chunk framing.
     struct Structure: Equatable {
-        var width: Int
-        var height: Int
-        var bitDepth: Int
+        var width = 0
+        var height = 0
+        var bitDepth = 0
+        var colorType = 0
+        var isInterlaced = false
         /// Offset just past IEND. Bytes after it are ignored, as every PNG reader does.
-        var end: Int
-        /// Chunks removed before libpng reads the stream (gAMA, see the algorithm above).
-        var droppedChunks: [Range<Int>]
+        var end = 0
+        /// Color-management chunks, cut before libpng reads the stream.
+        var colorManagementChunks: [Range<Int>] = []
+        /// The first tRNS chunk.
+        var transparencyChunk: Range<Int>?
     }
 
     static func decode(_ data: Data) throws -> DecodedImage {
         try data.withUnsafeBytes { bytes in
             let structure = try scan(bytes)
-            var image: DecodedImage
-            if structure.droppedChunks.isEmpty {
-                image = try readStraightRGBA(UnsafeRawBufferPointer(rebasing: bytes[..<structure.end]), structure)
-            } else {
-                var kept = [UInt8]()
-                kept.reserveCapacity(structure.end)
-                var start = 0
-                for dropped in structure.droppedChunks {
-                    kept += bytes[start..<dropped.lowerBound]
-                    start = dropped.upperBound
+            if structure.bitDepth == 16 && structure.isInterlaced {
+                let cut = structure.colorManagementChunks + (structure.transparencyChunk.map { [$0] } ?? [])
+                return try withStream(bytes, upTo: structure.end, cutting: cut) {
+                    try readAdam7SixteenBit($0, structure, transparencyKey: transparencyKey(bytes, structure))
                 }
-                kept += bytes[start..<structure.end]
-                image = try kept.withUnsafeBytes { try readStraightRGBA($0, structure) }
+            }
+            var image = try withStream(bytes, upTo: structure.end, cutting: structure.colorManagementChunks) {
+                try readStraightRGBA($0, structure)
             }
             if !image.isOpaque {
                 image.isOpaque = premultiplyInPlace(&image.rgba)
             }
             return image
         }
+    }
+
+    /// Calls `body` with `bytes[..<end]` less the chunks in `cut` (sorted, disjoint), copying only when
+    /// there is something to cut.
+    private static func withStream<T>(_ bytes: UnsafeRawBufferPointer, upTo end: Int, cutting cut: [Range<Int>],
+                                      _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        if cut.isEmpty {
+            return try body(UnsafeRawBufferPointer(rebasing: bytes[..<end]))
+        }
+        var kept = [UInt8]()
+        kept.reserveCapacity(end)
+        var start = 0
+        for range in cut.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            kept += bytes[start..<range.lowerBound]
+            start = range.upperBound
+        }
+        kept += bytes[start..<end]
+        return try kept.withUnsafeBytes(body)
     }
 
     // MARK: - Step 1: chunk framing
@@ -88,7 +114,6 @@ enum PNGDecoder {
         }
 
         var structure: Structure?
-        var droppedChunks: [Range<Int>] = []
         var offset = signature.count
         while true {
             let remaining = bytes.count - offset
@@ -101,7 +126,7 @@ enum PNGDecoder {
             }
             let length = readUInt32(bytes, at: offset)
             let type = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 8)])
-            // PNG chunk types are four ASCII letters; anything else means we are reading garbage, and its
+            // Chunk types are four ASCII letters; anything else means we are reading garbage, whose
             // "length" would only produce a misleading "truncated".
             guard type.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
                 throw CGImageError.corrupt(reason: "invalid chunk type \(printable(type)) at byte \(offset + 4)")
@@ -120,19 +145,20 @@ enum PNGDecoder {
             }
             if structure == nil {
                 structure = try readIHDR(UnsafeRawBufferPointer(rebasing: bytes[offset..<chunkEnd]))
-            } else if name == "gAMA" {
-                droppedChunks.append(offset..<chunkEnd)
+            } else if colorManagementChunks.contains(name) {
+                structure!.colorManagementChunks.append(offset..<chunkEnd)
+            } else if name == "tRNS" && structure!.transparencyChunk == nil {
+                structure!.transparencyChunk = offset..<chunkEnd
             }
             offset = chunkEnd
             if name == "IEND" { break }
         }
         structure!.end = offset
-        structure!.droppedChunks = droppedChunks
         return structure!
     }
 
-    /// Checks the IHDR chunk (length, type, data, CRC) and returns its dimensions and bit depth.
-    /// Validation of bit depth and color type is left to libpng, whose messages say it well.
+    /// Checks the IHDR chunk (length, CRC, dimensions) and returns what it declares. Bit depth and color
+    /// type are validated by libpng, whose messages say it well.
     private static func readIHDR(_ chunk: UnsafeRawBufferPointer) throws -> Structure {
         guard chunk.count == 25 else {
             throw CGImageError.corrupt(reason: "the IHDR chunk holds \(chunk.count - 12) bytes; it must hold 13")
@@ -152,7 +178,17 @@ enum PNGDecoder {
               width * height <= CGImage.maximumDecodedPixelCount else {
             throw CGImageError.tooLarge(width: width, height: height)
         }
-        return Structure(width: width, height: height, bitDepth: Int(chunk[16]), end: 0, droppedChunks: [])
+        return Structure(width: width, height: height, bitDepth: Int(chunk[16]), colorType: Int(chunk[17]),
+                         isInterlaced: chunk[20] == 1)
+    }
+
+    /// The 16-bit transparent color of a gray (1 sample) or RGB (3 samples) image, as its tRNS chunk
+    /// gives it; nil without one, or where libpng would ignore it (wrong length, other color types).
+    private static func transparencyKey(_ bytes: UnsafeRawBufferPointer, _ structure: Structure) -> [UInt16]? {
+        guard let chunk = structure.transparencyChunk else { return nil }
+        let samples = structure.colorType == 0 ? 1 : structure.colorType == 2 ? 3 : 0
+        guard samples > 0, chunk.count == 12 + 2 * samples else { return nil }
+        return (0..<samples).map { UInt16(bytes[chunk.lowerBound + 8 + 2 * $0]) << 8 | UInt16(bytes[chunk.lowerBound + 9 + 2 * $0]) }
     }
 
     private static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
@@ -163,43 +199,84 @@ enum PNGDecoder {
         "'" + type.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined() + "'"
     }
 
-    // MARK: - Step 2: libpng
+    // MARK: - Step 3: libpng
 
     /// Decodes a stream that `scan` accepted into straight (not premultiplied) RGBA8. `isOpaque` is true
     /// when the file has neither an alpha channel nor tRNS, false when it may have transparency.
     static func readStraightRGBA(_ stream: UnsafeRawBufferPointer, _ structure: Structure) throws -> DecodedImage {
+        var pixels: [UInt8] = []
+        let fileHasAlpha = try read(stream, structure, format: libpngFormatRGBA, sixteenBitIsSRGB: true) { image, rowSamples in
+            pixels = [UInt8](repeating: 0, count: rowSamples * structure.height)
+            return pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, png_int_32(rowSamples), nil) }
+        }
+        return DecodedImage(width: structure.width, height: structure.height, rgba: pixels, isOpaque: !fileHasAlpha)
+    }
+
+    /// Decodes a 16-bit Adam7 stream (color-management chunks and tRNS already cut) to premultiplied RGBA8.
+    ///
+    /// libpng reads it as 16-bit linear RGBA; with no gamma information left in the stream, "linear" in
+    /// and out means the samples pass through untouched, except that libpng premultiplies them by alpha:
+    /// `p = round(c * a / 65535)`. Then, per pixel:
+    /// - a file without alpha channel has `a = 65535`, so `p = c` and the result is exact; the tRNS key,
+    ///   cut from the stream, is applied here to those exact 16-bit samples, as libpng would.
+    /// - with an alpha channel, `c` is known only to lie in the interval of values that premultiply to
+    ///   `p`. When every value in it gives the same 8-bit result (nearly always) that result is exact;
+    ///   otherwise the interval's middle is used, at most 1 off `round(round(c/257) * round(a/257) / 255)`.
+    static func readAdam7SixteenBit(_ stream: UnsafeRawBufferPointer, _ structure: Structure,
+                                    transparencyKey: [UInt16]?) throws -> DecodedImage {
+        var samples: [UInt16] = []
+        // Files without alpha read as a = 65535, so opacity is decided per pixel below.
+        _ = try read(stream, structure, format: libpngFormatLinearRGBA, sixteenBitIsSRGB: false) { image, rowSamples in
+            samples = [UInt16](repeating: 0, count: rowSamples * structure.height)
+            return samples.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, png_int_32(rowSamples), nil) }
+        }
+        let key = transparencyKey.map { $0.count == 1 ? [$0[0], $0[0], $0[0]] : $0 }
+        var rgba = [UInt8](repeating: 0, count: samples.count)
+        var everyPixelOpaque = true
+        for i in stride(from: 0, to: samples.count, by: 4) {
+            let a16 = samples[i + 3]
+            if let key, samples[i] == key[0], samples[i + 1] == key[1], samples[i + 2] == key[2] {
+                everyPixelOpaque = false
+                continue  // transparent black
+            }
+            let a = reduceTo8Bits(a16)
+            for c in 0..<3 {
+                rgba[i + c] = premultipliedSample(premultiplied16: samples[i + c], alpha16: a16, alpha8: a)
+            }
+            rgba[i + 3] = a
+            everyPixelOpaque = everyPixelOpaque && a == 255
+        }
+        return DecodedImage(width: structure.width, height: structure.height, rgba: rgba, isOpaque: everyPixelOpaque)
+    }
+
+    /// The begin/finish protocol around one read. `finish` allocates the output for `rowSamples`
+    /// components a row and calls `png_image_finish_read`. Returns whether the file has an alpha channel
+    /// or tRNS.
+    private static func read(_ stream: UnsafeRawBufferPointer, _ structure: Structure, format: png_uint_32,
+                             sixteenBitIsSRGB: Bool,
+                             finish: (inout png_image, _ rowSamples: Int) -> Int32) throws -> Bool {
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
-        // Safe after success, after failure (libpng already freed) and twice; finish_read frees too.
+        // Safe after success, after failure (libpng has already freed) and twice.
         defer { png_image_free(&image) }
 
         guard png_image_begin_read_from_memory(&image, stream.baseAddress, stream.count) != 0 else {
             throw CGImageError.corrupt(reason: libpngMessage(image))
         }
-        // Must follow begin_read, which resets `flags`.
-        image.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
-        // `format` now describes the file; tRNS counts as alpha.
+        guard Int(image.width) == structure.width, Int(image.height) == structure.height else {
+            throw CGImageError.corrupt(reason: "libpng read a \(image.width) x \(image.height) header where IHDR says \(structure.width) x \(structure.height)")
+        }
+        if sixteenBitIsSRGB {
+            // After begin_read, which resets `flags`.
+            image.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
+        }
+        // `format` describes the file until we set ours; tRNS counts as alpha.
         let fileHasAlpha = image.format & png_uint_32(PNG_FORMAT_FLAG_ALPHA) != 0
-        image.format = libpngFormatRGBA
-
-        let width = Int(image.width)
-        let height = Int(image.height)
-        guard width == structure.width, height == structure.height else {
-            throw CGImageError.corrupt(reason: "libpng read a \(width) x \(height) header where the IHDR chunk says \(structure.width) x \(structure.height)")
-        }
-        let rowBytes = width * 4
-        // Slack for 16-bit files: libpng before the fix for CVE-2025-65018 writes 16-bit rows into the
-        // 8-bit buffer when reading interlaced 16-bit images, overrunning it by up to one such row.
-        let slack = structure.bitDepth == 16 ? width * 8 : 0
-        var pixels = [UInt8](repeating: 0, count: rowBytes * height + slack)
-        let finished = pixels.withUnsafeMutableBytes { buffer in
-            png_image_finish_read(&image, nil, buffer.baseAddress, png_int_32(rowBytes), nil)
-        }
-        guard finished != 0 else {
+        image.format = format
+        guard finish(&image, structure.width * 4) != 0 else {
             throw CGImageError.corrupt(reason: libpngMessage(image))
         }
-        pixels.removeLast(slack)
-        return DecodedImage(width: width, height: height, rgba: pixels, isOpaque: !fileHasAlpha)
+        return fileHasAlpha
     }
 
     private static func libpngMessage(_ image: png_image) -> String {
@@ -209,7 +286,7 @@ enum PNGDecoder {
         return message.isEmpty ? "libpng failed without a message" : "libpng: \(message)"
     }
 
-    // MARK: - Step 3: premultiply
+    // MARK: - Sample arithmetic
 
     /// Premultiplies straight RGBA8 in place. Returns whether every alpha is 255 (then nothing changed).
     static func premultiplyInPlace(_ pixels: inout [UInt8]) -> Bool {
@@ -235,6 +312,27 @@ enum PNGDecoder {
     static func premultiply(_ c: UInt8, by a: UInt8) -> UInt8 {
         let t = UInt32(c) * UInt32(a) + 128
         return UInt8(truncatingIfNeeded: (t + (t >> 8)) >> 8)
+    }
+
+    /// `round(v / 257)`. No ties: `v / 257 = k + 1/2` would need the even `2v` to equal the odd `257 (2k + 1)`.
+    @inline(__always)
+    static func reduceTo8Bits(_ v: UInt16) -> UInt8 {
+        UInt8(truncatingIfNeeded: (UInt32(v) * 2 + 257) / 514)
+    }
+
+    /// The premultiplied 8-bit sample for a 16-bit color `c` known only as libpng's
+    /// `p = round(c * a / 65535)` (see `readAdam7SixteenBit`).
+    static func premultipliedSample(premultiplied16 p: UInt16, alpha16 a: UInt16, alpha8: UInt8) -> UInt8 {
+        if a == 65535 { return reduceTo8Bits(p) }
+        if a == 0 { return 0 }
+        // p = floor((c a + 32767) / 65535) (no ties: 65535 is odd), so c a lies in [65535 p - 32767, 65535 p + 32767].
+        let (p32, a32) = (Int(p), Int(a))
+        let low = max(0, (65535 * p32 - 32767 + a32 - 1) / a32)
+        let high = min(65535, (65535 * p32 + 32767) / a32)
+        let lowResult = premultiply(reduceTo8Bits(UInt16(min(low, high))), by: alpha8)
+        let highResult = premultiply(reduceTo8Bits(UInt16(high)), by: alpha8)
+        if lowResult == highResult { return lowResult }
+        return premultiply(reduceTo8Bits(UInt16((low + high) / 2)), by: alpha8)
     }
 }
 

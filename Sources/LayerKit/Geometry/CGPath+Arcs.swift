@@ -84,19 +84,24 @@ extension CGMutablePath {
         }
     }
 
-    /// The signed sweep of `addArc(center:…)`: see its documentation for the rule.
+    /// The signed sweep of `addArc(center:…)`: see its documentation for the rule. Angles within 1e-9 rad
+    /// of a whole turn count as a whole turn, so `π/4 … π/4 + 2π` is a full circle even when the
+    /// subtraction rounds a hair past 2π.
     static func arcSweep(from startAngle: CGFloat, to endAngle: CGFloat, clockwise: Bool) -> CGFloat {
         let turn = 2 * CGFloat.pi
-        let delta = endAngle - startAngle
-        // Remainders keep the sign of delta: in (-turn, turn).
-        let remainder = delta.truncatingRemainder(dividingBy: turn)
-        if !clockwise {
-            if delta > 0 { return remainder == 0 ? turn : remainder }
-            return remainder == 0 ? 0 : remainder + turn
+        let tolerance: CGFloat = 1e-9
+        // Work in the requested direction: `along` > 0 means endAngle already lies that way.
+        let along = clockwise ? startAngle - endAngle : endAngle - startAngle
+        var sweep = along.truncatingRemainder(dividingBy: turn)  // keeps the sign of `along`: (-turn, turn)
+        if along > 0 {
+            // Already the requested way: a whole number of turns is one full turn.
+            if sweep < tolerance || sweep > turn - tolerance { sweep = turn }
         } else {
-            if delta < 0 { return remainder == 0 ? -turn : remainder }
-            return remainder == 0 ? 0 : remainder - turn
+            // The other way: wrap round; a whole number of turns leaves no arc.
+            sweep += turn
+            if sweep < tolerance || sweep > turn - tolerance { sweep = 0 }
         }
+        return clockwise ? -sweep : sweep
     }
 }
 

@@ -219,9 +219,11 @@ open class CGPath: Equatable, Hashable, CustomDebugStringConvertible {
     static func refuseInvalidArgument(_ operation: String, reason: String) {}
 }
 
-// An immutable path never changes after init; a CGMutablePath must not be mutated while another thread
-// reads it — hand over `copy()` instead.
+// An immutable path never changes after init, so sharing it is safe. A CGMutablePath has to restate the
+// conformance (Swift requires it of subclasses) but is not safe to mutate while another thread reads it:
+// hand over `copy()` instead.
 extension CGPath: @unchecked Sendable {}
+extension CGMutablePath: @unchecked Sendable {}
 
 /// The flat element store behind `CGPath`.
 ///

@@ -1,7 +1,11 @@
 /// How a layer's contents are positioned or scaled within its bounds (Core Animation's constants).
 ///
-/// `top` and `bottom` keep their iOS meaning: with LayerKit's y-down geometry, `.top` places the image at
-/// the top of the bounds (minimum y), as on iOS; under `isGeometryFlipped` they swap, as in Core Animation.
+/// Core Animation names the vertical gravities by a y-up axis: `.top` aligns the contents with the
+/// bounds' *maximum* y, `.bottom` with the minimum. LayerKit keeps that definition as it behaves on iOS for
+/// a plain layer: with y growing down, `.top` shows the image at the visual bottom and `.bottom` at the
+/// visual top (the well-known iOS quirk; view-backed layers hide it by flipping their contents). When the
+/// layer's contents are flipped (an odd number of its superlayers are `isGeometryFlipped`), the two swap
+/// back, as `contentsAreFlipped()` makes them swap in Core Animation.
 public struct CALayerContentsGravity: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }

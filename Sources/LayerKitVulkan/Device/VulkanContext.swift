@@ -62,7 +62,7 @@ package final class VulkanContext {
         case .none: cacheDirectory = nil
         }
         self.pipelineCache = try PipelineCache(device: device, directory: cacheDirectory, logger: logger)
-        logger.info("Vulkan device", metadata: ["device": "\(device.name)", "kind": "\(chosen.kind)", "validation": "\(validate)"])
+        logger.debug("Vulkan device", metadata: ["device": "\(device.name)", "kind": "\(chosen.kind)", "validation": "\(validate)"])
     }
 
     deinit {

@@ -62,30 +62,41 @@ package final class HeadlessRenderer {
         uploader.collectGarbage(frame: frame)
 
         let commandBuffer = frame.commandBuffer
-        var beginInfo = VkCommandBufferBeginInfo()
-        beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
-        beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
-        try check(vkBeginCommandBuffer(commandBuffer, &beginInfo), "vkBeginCommandBuffer(frame \(serial))")
-        let counters = try executor.record(graph, frame: frame, target: target)
-        if readback {
-            if frame.readbackBuffer == nil {
-                frame.readbackBuffer = try GPUBuffer(
-                    device: context.device, allocator: context.allocator, size: UInt64(target.byteCount),
-                    usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, location: .readback, name: "frame \(frame.index) readback")
+        let counters: FrameCounters
+        do {
+            var beginInfo = VkCommandBufferBeginInfo()
+            beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+            beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+            try check(vkBeginCommandBuffer(commandBuffer, &beginInfo), "vkBeginCommandBuffer(frame \(serial))")
+            counters = try executor.record(graph, frame: frame, target: target)
+            if readback {
+                if frame.readbackBuffer == nil {
+                    frame.readbackBuffer = try GPUBuffer(
+                        device: context.device, allocator: context.allocator, size: UInt64(target.byteCount),
+                        usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, location: .readback, name: "frame \(frame.index) readback")
+                }
+                context.device.labels.begin(commandBuffer, "readback")
+                target.recordReadback(commandBuffer, into: frame.readbackBuffer!)
+                context.device.labels.end(commandBuffer)
             }
-            context.device.labels.begin(commandBuffer, "readback")
-            target.recordReadback(commandBuffer, into: frame.readbackBuffer!)
-            context.device.labels.end(commandBuffer)
-        }
-        try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer(frame \(serial))")
+            try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer(frame \(serial))")
 
-        var commandBufferPointer: VkCommandBuffer? = commandBuffer
-        try withUnsafePointer(to: &commandBufferPointer) { buffers in
-            var submit = VkSubmitInfo()
-            submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-            submit.commandBufferCount = 1
-            submit.pCommandBuffers = buffers
-            try check(vkQueueSubmit(context.device.queue, 1, &submit, frame.fence), "vkQueueSubmit(frame \(serial))")
+            var commandBufferPointer: VkCommandBuffer? = commandBuffer
+            try withUnsafePointer(to: &commandBufferPointer) { buffers in
+                var submit = VkSubmitInfo()
+                submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                submit.commandBufferCount = 1
+                submit.pCommandBuffers = buffers
+                try check(vkQueueSubmit(context.device.queue, 1, &submit, frame.fence), "vkQueueSubmit(frame \(serial))")
+            }
+        } catch {
+            // Nothing of this frame runs: undo its uploads and signal the fence with an empty submission so
+            // the context can be reused.
+            uploader.abandonFrameUploads(frame: frame)
+            _ = vkQueueSubmit(context.device.queue, 0, nil, frame.fence)
+            staging.endFrame(serial: serial)
+            frame.serial = serial
+            throw error
         }
         staging.endFrame(serial: serial)
         frame.serial = serial

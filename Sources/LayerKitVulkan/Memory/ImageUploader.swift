@@ -62,6 +62,8 @@ final class ImageUploader {
     private let samplers: SamplerCache
     private let descriptors: DescriptorAllocator
     private var textures: [ObjectIdentifier: GPUTexture] = [:]
+    /// Images made resident by the frame being recorded (undone if that frame is abandoned).
+    private var uploadedThisFrame: [ObjectIdentifier] = []
     /// Sampled by untextured batches, so every batch binds the same set layout.
     private var white: GPUTexture?
     static let whiteSampler = SamplerCache.Key(minification: .nearest, magnification: .nearest)
@@ -79,6 +81,7 @@ final class ImageUploader {
 
     /// Releases, after `frame` completes, textures whose images no longer exist.
     func collectGarbage(frame: FrameContext) {
+        uploadedThisFrame.removeAll()
         for (key, texture) in textures where texture.source == nil {
             textures[key] = nil
             frame.deferRelease(texture)
@@ -90,7 +93,7 @@ final class ImageUploader {
         if white == nil {
             let pixel = CGImage(width: 1, height: 1, bytesPerRow: 4, premultipliedRGBA: [255, 255, 255, 255], alphaInfo: .noneSkipLast)!
             white = try upload(pixel, mipmapped: false, commandBuffer: commandBuffer, frame: frame, name: "white 1x1")
-            white?.source = nil
+            uploadedThisFrame.append(ObjectIdentifier(self))
         }
         for (image, mipmapped) in images {
             let key = ObjectIdentifier(image)
@@ -99,9 +102,24 @@ final class ImageUploader {
                 frame.deferRelease(existing)
             }
             textures[key] = try upload(image, mipmapped: mipmapped, commandBuffer: commandBuffer, frame: frame, name: "image \(image.width)x\(image.height)")
+            uploadedThisFrame.append(key)
             imagesUploaded += 1
             bytesUploaded += image.width * image.height * 4
         }
+    }
+
+    /// Forgets the uploads of a frame whose commands will never run (recording failed), so a later frame
+    /// uploads those images again instead of sampling undefined texels.
+    func abandonFrameUploads(frame: FrameContext) {
+        for key in uploadedThisFrame {
+            if key == ObjectIdentifier(self), let white {
+                frame.deferRelease(white)
+                self.white = nil
+            } else if let texture = textures.removeValue(forKey: key) {
+                frame.deferRelease(texture)
+            }
+        }
+        uploadedThisFrame.removeAll()
     }
 
     /// The set-1 descriptor for a binding (nil: the white texture). The image must have been prepared.

@@ -1,0 +1,103 @@
+import Foundation
+
+/// What one commit hands to the render server: an immutable, `Sendable` record of exactly what changed.
+///
+/// Built by `CommitPacket.collect()` from the change log. Cost: O(changed properties + changed sublayer
+/// lists); nothing is copied for unchanged layers.
+package struct CommitPacket: Sendable {
+    package var changes: [LayerStateChange]
+
+    package init(changes: [LayerStateChange]) {
+        self.changes = changes
+    }
+
+    package var isEmpty: Bool { changes.isEmpty }
+
+    /// A packet that describes `root`'s whole subtree (masks included) as it is now: every property that
+    /// differs from its default, plus bounds, position, contents and sublayers. What a new render tree
+    /// needs to start from a tree that was committed before it existed. Cost: O(subtree).
+    package static func snapshot(of root: CALayer) -> CommitPacket {
+        var changes: [LayerStateChange] = []
+        var stack = [root]
+        while let layer = stack.popLast() {
+            var keys: LayerPropertySet = [LayerPropertySet(.bounds), LayerPropertySet(.position),
+                                          LayerPropertySet(.backgroundColor), LayerPropertySet(.contents),
+                                          LayerPropertySet(.sublayers)]
+            for case .builtin(let key) in layer.storage.keys { keys.insert(key) }
+            changes.append(LayerStateChange(layer: layer, properties: keys))
+            stack.append(contentsOf: layer.storedSublayers)
+            if let mask = layer.value(of: .mask) as CALayer? { stack.append(mask) }
+        }
+        return CommitPacket(changes: changes)
+    }
+
+    /// Packs every pending change and clears the log.
+    package static func collect(from log: LayerChangeLog = .shared) -> CommitPacket {
+        CommitPacket(changes: log.drain().map(LayerStateChange.init))
+    }
+}
+
+/// The new values of one layer's changed properties.
+package struct LayerStateChange: Sendable {
+    package let layer: LayerID
+    package let values: [(key: LayerPropertyKey, value: LayerPropertyValue)]
+
+    init(_ change: LayerChange) {
+        self.init(layer: change.layer, properties: change.properties)
+    }
+
+    init(layer: CALayer, properties: LayerPropertySet) {
+        self.layer = layer.layerID
+        values = properties.keys.compactMap { key in
+            LayerPropertyValue(of: layer, key).map { (key, $0) }
+        }
+    }
+}
+
+/// A property value as the render server receives it: `Sendable`, with layers referred to by ID.
+package enum LayerPropertyValue: Sendable {
+    case float(CGFloat)
+    case point(CGPoint)
+    case size(CGSize)
+    case rect(CGRect)
+    case transform(CATransform3D)
+    case color(CGColor?)
+    case bool(Bool)
+    case layer(LayerID?)
+    case layers([LayerID])
+    case path(CGPath?)
+    case image(CGImage?)
+    case string(String)
+    case mask(UInt)
+
+    /// The current value of `key` on `layer`; nil for properties the renderer never reads (delegate,
+    /// actions, style, name) and contents that are not images.
+    init?(of layer: CALayer, _ key: LayerPropertyKey) {
+        switch key.valueKind {
+        case .float: self = .float(layer.value(of: key) as CGFloat)
+        case .float32: self = .float(CGFloat(layer.value(of: key) as Float))
+        case .point: self = .point(key == .position ? layer.storedPosition : layer.value(of: key))
+        case .size: self = .size(layer.value(of: key))
+        case .rect: self = .rect(key == .bounds ? layer.storedBounds : layer.value(of: key))
+        case .transform: self = .transform(layer.value(of: key))
+        case .color: self = .color(key == .backgroundColor ? layer.storedBackgroundColor : layer.value(of: key))
+        case .bool: self = .bool(layer.value(of: key))
+        case .layer: self = .layer((layer.value(of: key) as CALayer?)?.layerID)
+        case .path: self = .path(layer.value(of: key))
+        case .cornerMask:
+            self = .mask(key == .maskedCorners ? (layer.value(of: key) as CACornerMask).rawValue
+                                              : UInt((layer.value(of: key) as CAEdgeAntialiasingMask).rawValue))
+        case .string:
+            guard key != .name else { return nil }
+            let raw = (layer.value(of: key) as any RawRepresentable).rawValue as? String
+            guard let raw else { return nil }
+            self = .string(raw)
+        case .any:
+            switch key {
+            case .contents: self = .image(layer.storedContents as? CGImage)
+            case .sublayers: self = .layers(layer.storedSublayers.map(\.layerID))
+            default: return nil
+            }
+        }
+    }
+}

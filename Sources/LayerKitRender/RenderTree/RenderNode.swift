@@ -1,0 +1,84 @@
+import LayerKit
+
+/// The render server's copy of one layer: the properties the renderer reads, as last committed.
+///
+/// Updated only by `RenderTree.apply(_:)`; read by the graph builder. Sublayers and mask are referred to
+/// by `LayerID`, so the render tree never touches model objects.
+package struct RenderNode: Sendable {
+    package let id: LayerID
+
+    // Geometry
+    package var bounds = CGRect.zero
+    package var position = CGPoint.zero
+    package var zPosition: CGFloat = 0
+    package var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    package var anchorPointZ: CGFloat = 0
+    package var transform = CATransform3DIdentity
+    package var sublayerTransform = CATransform3DIdentity
+    package var isGeometryFlipped = false
+    package var contentsScale: CGFloat = 1
+
+    // Appearance
+    package var backgroundColor: CGColor?
+    package var cornerRadius: CGFloat = 0
+    package var maskedCorners: UInt = 0b1111
+    package var borderWidth: CGFloat = 0
+    package var borderColor: CGColor? = .black
+    package var opacity: CGFloat = 1
+    package var isHidden = false
+    package var isOpaque = false
+    package var isDoubleSided = true
+    package var allowsEdgeAntialiasing = false
+    package var masksToBounds = false
+
+    // Contents
+    package var contents: CGImage?
+    package var contentsGravity = "resize"
+    package var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    package var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+    package var minificationFilter = "linear"
+    package var magnificationFilter = "linear"
+
+    // Structure
+    package var sublayers: [LayerID] = []
+    package var mask: LayerID?
+
+    package init(id: LayerID) {
+        self.id = id
+    }
+
+    /// Takes one committed value. Values of the wrong shape are ignored (the model already checked them).
+    package mutating func apply(_ key: LayerPropertyKey, _ value: LayerPropertyValue) {
+        switch (key, value) {
+        case (.bounds, .rect(let v)): bounds = v
+        case (.position, .point(let v)): position = v
+        case (.zPosition, .float(let v)): zPosition = v
+        case (.anchorPoint, .point(let v)): anchorPoint = v
+        case (.anchorPointZ, .float(let v)): anchorPointZ = v
+        case (.transform, .transform(let v)): transform = v
+        case (.sublayerTransform, .transform(let v)): sublayerTransform = v
+        case (.isGeometryFlipped, .bool(let v)): isGeometryFlipped = v
+        case (.contentsScale, .float(let v)): contentsScale = v
+        case (.backgroundColor, .color(let v)): backgroundColor = v
+        case (.cornerRadius, .float(let v)): cornerRadius = v
+        case (.maskedCorners, .mask(let v)): maskedCorners = v
+        case (.borderWidth, .float(let v)): borderWidth = v
+        case (.borderColor, .color(let v)): borderColor = v
+        case (.opacity, .float(let v)): opacity = v
+        case (.isHidden, .bool(let v)): isHidden = v
+        case (.isOpaque, .bool(let v)): isOpaque = v
+        case (.isDoubleSided, .bool(let v)): isDoubleSided = v
+        case (.allowsEdgeAntialiasing, .bool(let v)): allowsEdgeAntialiasing = v
+        case (.masksToBounds, .bool(let v)): masksToBounds = v
+        case (.contents, .image(let v)): contents = v
+        case (.contentsGravity, .string(let v)): contentsGravity = v
+        case (.contentsRect, .rect(let v)): contentsRect = v
+        case (.contentsCenter, .rect(let v)): contentsCenter = v
+        case (.minificationFilter, .string(let v)): minificationFilter = v
+        case (.magnificationFilter, .string(let v)): magnificationFilter = v
+        case (.sublayers, .layers(let v)): sublayers = v
+        case (.mask, .layer(let v)): mask = v
+        default: break
+        }
+    }
+}

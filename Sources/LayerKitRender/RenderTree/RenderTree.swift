@@ -1,0 +1,36 @@
+import LayerKit
+
+/// The render server's tree: every committed layer by ID.
+///
+/// Input: commit packets, in commit order (`apply(_:)`). Output: nodes for the graph builder.
+/// Cost of a commit: O(changed properties). Layers the packet mentions for the first time are created;
+/// layers no longer reachable stay until `prune(reachableFrom:)` (they may be re-attached later, as a
+/// model layer can be).
+package struct RenderTree: Sendable {
+    package private(set) var nodes: [LayerID: RenderNode] = [:]
+
+    package init() {}
+
+    package subscript(id: LayerID) -> RenderNode? { nodes[id] }
+
+    /// Applies a commit packet.
+    package mutating func apply(_ packet: CommitPacket) {
+        for change in packet.changes {
+            var node = nodes[change.layer] ?? RenderNode(id: change.layer)
+            for (key, value) in change.values { node.apply(key, value) }
+            nodes[change.layer] = node
+        }
+    }
+
+    /// Drops nodes that cannot be reached from `root` (sublayers and masks).
+    package mutating func prune(reachableFrom root: LayerID) {
+        var reachable = Set<LayerID>()
+        var stack = [root]
+        while let id = stack.popLast() {
+            guard reachable.insert(id).inserted, let node = nodes[id] else { continue }
+            stack.append(contentsOf: node.sublayers)
+            if let mask = node.mask { stack.append(mask) }
+        }
+        nodes = nodes.filter { reachable.contains($0.key) }
+    }
+}

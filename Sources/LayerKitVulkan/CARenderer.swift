@@ -1,0 +1,144 @@
+import Foundation
+import LayerKitRender
+import Logging
+
+/// Renders a layer tree offscreen, at times the caller chooses: Core Animation's `CARenderer`, headless.
+///
+///     let renderer = try CARenderer(width: 640, height: 480)
+///     renderer.layer = root
+///     renderer.beginFrame(atTime: CACurrentMediaTime())
+///     renderer.render()
+///     renderer.endFrame()
+///     let image = try renderer.snapshot()
+///
+/// It is a host: `beginFrame(atTime:)` commits the implicit transaction, then applies every commit
+/// received since the last frame to its render tree. The target is 8-bit RGBA, premultiplied alpha,
+/// composited in gamma-encoded sRGB as Core Animation composites. `bounds` (in points) is the region of
+/// the root layer's superlayer space rendered; `scale` pixels per point.
+public final class CARenderer: CommitReceiver, @unchecked Sendable {
+    /// The root of the layer tree to render.
+    public var layer: CALayer? {
+        didSet {
+            guard layer !== oldValue else { return }
+            CATransaction.flush()
+            lock.lock()
+            pending.removeAll()
+            lock.unlock()
+            tree = RenderTree()
+            if let layer { tree.apply(.snapshot(of: layer)) }
+            rootID = layer?.layerID
+        }
+    }
+
+    /// The region of the root's superlayer space that is rendered, in points. Default: the target's size
+    /// divided by `scale`, at the origin.
+    public var bounds: CGRect
+
+    /// Pixels per point.
+    public let scale: CGFloat
+
+    /// The target's size in pixels.
+    public let pixelWidth: Int
+    public let pixelHeight: Int
+
+    /// The color the target is cleared to before each frame (straight RGBA). Default transparent.
+    public var clearColor: CGColor = .clear
+
+    /// What the last `render()` did.
+    public private(set) var lastFrameStatistics = FrameStatistics()
+
+    private let context: VulkanContext
+    private let renderer: HeadlessRenderer
+    private var tree = RenderTree()
+    private var rootID: LayerID?
+    private var frameTime: CFTimeInterval?
+    private let lock = NSLock()
+    private var pending: [CommitPacket] = []
+
+    /// Creates a renderer for a `width`×`height`-pixel target at `scale` pixels per point.
+    ///
+    /// - Throws: `VulkanError` when there is no Vulkan driver or usable device (the message names the
+    ///   Debian package to install), or the device cannot create the target.
+    public init(width: Int, height: Int, scale: CGFloat = 1) throws {
+        guard width > 0, height > 0, scale > 0, scale.isFinite else {
+            throw VulkanError.unsupportedTarget("CARenderer needs a positive pixel size and scale, got \(width)x\(height) at scale \(scale)")
+        }
+        context = try VulkanContext(applicationName: "LayerKit CARenderer")
+        renderer = try HeadlessRenderer(context: context, width: width, height: height)
+        pixelWidth = width
+        pixelHeight = height
+        self.scale = scale
+        bounds = CGRect(x: 0, y: 0, width: CGFloat(width) / scale, height: CGFloat(height) / scale)
+        CommitDistributor.shared.register(self)
+    }
+
+    package func receive(_ packet: CommitPacket) {
+        lock.lock()
+        pending.append(packet)
+        lock.unlock()
+    }
+
+    /// Begins a frame at `t` (seconds, `CACurrentMediaTime()`'s clock): commits the implicit transaction
+    /// and applies what was committed since the last frame.
+    public func beginFrame(atTime t: CFTimeInterval) {
+        CATransaction.flush()
+        lock.lock()
+        let packets = pending
+        pending.removeAll()
+        lock.unlock()
+        for packet in packets { tree.apply(packet) }
+        frameTime = t
+    }
+
+    /// Renders the frame begun by `beginFrame(atTime:)`. Errors from the device are logged and leave the
+    /// previous frame's image in place.
+    public func render() {
+        do {
+            try renderFrame()
+        } catch {
+            context.logger.error("CARenderer.render failed: \(error)")
+        }
+    }
+
+    /// Ends the frame.
+    public func endFrame() {
+        frameTime = nil
+    }
+
+    /// When the next frame needs rendering: `.infinity` while nothing animates (animations arrive with
+    /// the render server).
+    public func nextFrameTime() -> CFTimeInterval {
+        .infinity
+    }
+
+    /// The last rendered frame, read back: premultiplied RGBA8, `pixelWidth`×`pixelHeight`.
+    public func snapshot() throws -> CGImage {
+        try renderer.readback()
+    }
+
+    /// Validation-layer messages seen so far (with `LK_VALIDATION=1`).
+    package var validationMessages: [String] { context.validationMessages }
+
+    private func renderFrame() throws {
+        let builder = RenderGraphBuilder(targetWidth: pixelWidth, targetHeight: pixelHeight, viewport: bounds, scale: scale)
+        let clear = clearColor.premultipliedRGBA
+        let graph = rootID.map { builder.build(tree: tree, root: $0, clearColor: clear) }
+            ?? RenderGraph(passes: [RenderPass(name: "frame", target: .frame(width: pixelWidth, height: pixelHeight), clearColor: clear, items: [])])
+        let counters = try renderer.render(graph, readback: true)
+        lastFrameStatistics = FrameStatistics(
+            layerQuads: graph.passes.reduce(0) { $0 + $1.items.count }, drawCalls: counters.drawCalls,
+            instances: counters.instances, passes: counters.passes, imagesUploaded: counters.imagesUploaded,
+            bytesUploaded: counters.bytesUploaded)
+    }
+}
+
+/// What one frame did: plain named counters.
+public struct FrameStatistics: Equatable, Sendable {
+    /// Quads in the draw lists (backgrounds, contents pieces, borders).
+    public var layerQuads = 0
+    public var drawCalls = 0
+    public var instances = 0
+    public var passes = 0
+    public var imagesUploaded = 0
+    public var bytesUploaded = 0
+}

@@ -1,0 +1,4 @@
+// LayerKitVulkan: executes render graphs with Vulkan; `CARenderer`, the headless host.
+//
+// Does NOT: decide what to draw (LayerKitRender does), or touch the model tree.
+@_exported import LayerKit

@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderLayerKitVulkanTests: XCTestCase { func testBuilds() {} }
