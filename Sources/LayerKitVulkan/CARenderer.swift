@@ -24,9 +24,7 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
             lock.lock()
             pending.removeAll()
             lock.unlock()
-            tree = RenderTree()
-            if let layer { tree.apply(.snapshot(of: layer)) }
-            rootID = layer?.layerID
+            producer.reset(root: layer?.layerID, snapshot: layer.map { CommitPacket.snapshot(of: $0) })
         }
     }
 
@@ -49,8 +47,7 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
 
     private let context: VulkanContext
     private let renderer: HeadlessRenderer
-    private var tree = RenderTree()
-    private var rootID: LayerID?
+    private var producer: FrameProducer
     private var frameTime: CFTimeInterval?
     private let lock = NSLock()
     private var pending: [CommitPacket] = []
@@ -69,6 +66,7 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
         pixelHeight = height
         self.scale = scale
         bounds = CGRect(x: 0, y: 0, width: CGFloat(width) / scale, height: CGFloat(height) / scale)
+        producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: width, targetHeight: height, viewport: bounds, scale: scale))
         CommitDistributor.shared.register(self)
     }
 
@@ -79,14 +77,14 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
     }
 
     /// Begins a frame at `t` (seconds, `CACurrentMediaTime()`'s clock): commits the implicit transaction
-    /// and applies what was committed since the last frame.
+    /// and applies what was committed since the last frame. Animations are evaluated at `t`.
     public func beginFrame(atTime t: CFTimeInterval) {
         CATransaction.flush()
         lock.lock()
         let packets = pending
         pending.removeAll()
         lock.unlock()
-        for packet in packets { tree.apply(packet) }
+        for packet in packets { producer.apply(packet) }
         frameTime = t
     }
 
@@ -100,15 +98,19 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
         }
     }
 
-    /// Ends the frame.
+    /// Ends the frame and delivers animation callbacks (delegates, completion blocks) on this thread.
     public func endFrame() {
         frameTime = nil
+        AnimationCallbacks.shared.deliverPending()
     }
 
-    /// When the next frame needs rendering: `.infinity` while nothing animates (animations arrive with
-    /// the render server).
+    /// When the next frame needs rendering: now while something animates or changes are waiting,
+    /// `.infinity` when nothing would change.
     public func nextFrameTime() -> CFTimeInterval {
-        .infinity
+        lock.lock()
+        let waiting = !pending.isEmpty
+        lock.unlock()
+        return producer.needsFrame || waiting || LayerChangeLog.shared.pendingLayerCount > 0 ? CACurrentMediaTime() : .infinity
     }
 
     /// The last rendered frame, read back: premultiplied RGBA8, `pixelWidth`×`pixelHeight`.
@@ -120,10 +122,10 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
     package var validationMessages: [String] { context.validationMessages }
 
     private func renderFrame() throws {
-        let builder = RenderGraphBuilder(targetWidth: pixelWidth, targetHeight: pixelHeight, viewport: bounds, scale: scale)
-        let clear = clearColor.premultipliedRGBA
-        let graph = rootID.map { builder.build(tree: tree, root: $0, clearColor: clear) }
-            ?? RenderGraph(passes: [RenderPass(name: "frame", target: .frame(width: pixelWidth, height: pixelHeight), clearColor: clear, items: [])])
+        producer.builder.viewport = bounds
+        producer.clearColor = clearColor.premultipliedRGBA
+        let (graph, events) = producer.produceFrame(at: frameTime ?? CACurrentMediaTime())
+        AnimationCallbacks.shared.post(events)
         let counters = try renderer.render(graph, readback: true)
         lastFrameStatistics = FrameStatistics(
             layerQuads: graph.passes.reduce(0) { $0 + $1.items.count }, drawCalls: counters.drawCalls,

@@ -222,6 +222,13 @@ final class CALayerDefaultsTests: XCTestCase {
         XCTAssertEqual(RoundedBadgeLayer().badgeCount, 3, "another instance still starts at the default")
     }
 
+    func testSubclassDefaultGivenAsANumberLiteralIsConvertedToThePropertysType() {
+        // A port of `return 8` / `return 0.5` (an NSNumber in Core Animation) must still set the default.
+        let layer = LiteralDefaultLayer()
+        XCTAssertEqual(layer.cornerRadius, 8)
+        XCTAssertEqual(layer.opacity, 0.5)
+    }
+
     func testSubclassDefaultOfTheWrongTypeForABuiltInKeyKeepsCALayersDefault() {
         // "shadowRadius" is a CGFloat; a String default would break typed reads, so CALayer's 3 stays.
         XCTAssertEqual(WrongTypeDefaultLayer().shadowRadius, 3)
@@ -248,5 +255,17 @@ private final class RoundedBadgeLayer: CALayer {
 private final class WrongTypeDefaultLayer: CALayer {
     override class func defaultValue(forKey key: String) -> Any? {
         key == "shadowRadius" ? "large" : super.defaultValue(forKey: key)
+    }
+}
+
+/// Gives defaults as plain Swift number literals (`Int`, `Double`), as a mechanical port of Objective-C or
+/// Darwin Swift code does.
+private final class LiteralDefaultLayer: CALayer {
+    override class func defaultValue(forKey key: String) -> Any? {
+        switch key {
+        case "cornerRadius": 8
+        case "opacity": 0.5
+        default: super.defaultValue(forKey: key)
+        }
     }
 }

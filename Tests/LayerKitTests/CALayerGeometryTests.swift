@@ -155,8 +155,8 @@ final class CALayerGeometryTests: XCTestCase {
         expectRect(layer.frame, CGRect(x: 300 + minX, y: 200 - halfHeight,
                                        width: maxX - minX, height: 2 * halfHeight), accuracy: 1e-9)
         // Spot check of the arithmetic above.
-        XCTAssertEqual(layer.frame.width, 103.0924, accuracy: 1e-4)
-        XCTAssertEqual(layer.frame.height, 120.9486, accuracy: 1e-4)
+        XCTAssertEqual(layer.frame.width, 103.0928, accuracy: 1e-4)
+        XCTAssertEqual(layer.frame.height, 120.9490, accuracy: 1e-4)
     }
 
     // MARK: - Frame setter

@@ -388,6 +388,36 @@ final class CALayerHierarchyTests: XCTestCase {
         XCTAssertTrue(second.mask === mask)
     }
 
+    // MARK: - Lifetime
+
+    func testASublayerOutlivingItsParentHasNoSuperlayer() {
+        let child = named("child")
+        do {
+            let parent = named("parent")
+            parent.addSublayer(child)
+        }
+        // The change log holds changed layers until the next commit; draining lets the parent go.
+        _ = LayerChangeLog.shared.drain()
+        XCTAssertNil(child.superlayer)
+        let adopter = named("adopter")
+        adopter.addSublayer(child)
+        XCTAssertTrue(child.superlayer === adopter)
+    }
+
+    func testAMaskOutlivingItsOwnerIsFreeToJoinTheTree() {
+        let mask = named("mask")
+        do {
+            let owner = named("owner")
+            owner.mask = mask
+        }
+        _ = LayerChangeLog.shared.drain()
+        let parent = named("parent")
+        let capture = DiagnosticCapture()
+        parent.addSublayer(mask)
+        XCTAssertEqual(capture.names, [])
+        XCTAssertTrue(mask.superlayer === parent)
+    }
+
     // MARK: - init(layer:)
 
     func testInitLayerCopiesPropertiesButNotTheTree() {

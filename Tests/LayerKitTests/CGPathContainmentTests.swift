@@ -129,11 +129,18 @@ final class CGPathContainmentTests: XCTestCase {
         XCTAssertFalse(path.contains(point(10, 19)))
     }
 
-    func testOpenSubpathIsClosedImplicitly() {
-        let triangle = CGMutablePath()
-        triangle.addLines(between: [point(0, 0), point(100, 0), point(0, 100)])
-        XCTAssertTrue(triangle.contains(point(20, 20)))
-        XCTAssertFalse(triangle.contains(point(60, 60)))
+    func testOpenSubpathsAreClosedImplicitly() {
+        // Two open triangles, (100,0) (0,50) (100,100) and the same moved right by 200. Each is inside at
+        // y = 50 only thanks to its missing closing edge, x = 100 (or 300), to the right of the test point:
+        // the first is closed by the move that starts the second, the second by the end of the path.
+        let path = CGMutablePath()
+        path.addLines(between: [point(100, 0), point(0, 50), point(100, 100)])
+        path.addLines(between: [point(300, 0), point(200, 50), point(300, 100)])
+        for rule in [CGPathFillRule.winding, .evenOdd] {
+            XCTAssertTrue(path.contains(point(60, 50), using: rule))
+            XCTAssertTrue(path.contains(point(260, 50), using: rule))
+            XCTAssertFalse(path.contains(point(150, 50), using: rule))
+        }
     }
 
     func testRayThroughVerticesCountsEachCrossingOnce() {

@@ -73,6 +73,17 @@ final class CoordinateConversionTests: XCTestCase {
         XCTAssertEqual(a.convert(CGPoint(x: 11, y: 22), from: nil), CGPoint(x: 1, y: 2))
     }
 
+    func testLayersInDifferentTreesAreRelatedThroughTheirRootsSuperlayerSpaces() {
+        let first = CALayer()
+        first.frame = CGRect(x: 10, y: 20, width: 100, height: 100)
+        let second = CALayer()
+        second.frame = CGRect(x: 300, y: 50, width: 100, height: 100)
+        let a = makeLayer(CGRect(x: 0, y: 0, width: 10, height: 10), position: CGPoint(x: 25, y: 25), in: first)   // frame (20, 20, …)
+        // a (1, 1) → first (21, 21) → world (31, 41) → second (31 − 300, 41 − 50).
+        XCTAssertEqual(second.convert(CGPoint(x: 1, y: 1), from: a), CGPoint(x: -269, y: -9))
+        XCTAssertEqual(a.convert(CGPoint(x: -269, y: -9), from: second), CGPoint(x: 1, y: 1))
+    }
+
     // MARK: - Rotation and scale
 
     func testPointThroughAQuarterTurn() {

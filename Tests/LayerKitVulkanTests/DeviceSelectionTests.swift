@@ -1,3 +1,4 @@
+import Foundation
 @testable import LayerKitVulkan
 import XCTest
 
@@ -42,5 +43,18 @@ final class DeviceSelectionTests: XCTestCase {
             guard case VulkanError.noVulkanDriver = error else { return XCTFail("unexpected \(error)") }
             XCTAssertTrue("\(error)".contains("mesa-vulkan-drivers"))
         }
+    }
+
+    func testContextHonoursTheDeviceOverride() throws {
+        let context = try VulkanContext(applicationName: "DeviceSelectionTests", validation: true, pipelineCache: .none)
+        let name = context.deviceName
+        XCTAssertFalse(name.isEmpty)
+        let chosen = try VulkanContext(applicationName: "DeviceSelectionTests", validation: true, deviceName: String(name.prefix(4)), pipelineCache: .none)
+        XCTAssertEqual(chosen.deviceName, name)
+        XCTAssertThrowsError(try VulkanContext(applicationName: "DeviceSelectionTests", deviceName: "no-such-device-\(UUID())", pipelineCache: .none)) { error in
+            guard case let VulkanError.noUsableDevice(detail) = error else { return XCTFail("unexpected \(error)") }
+            XCTAssertTrue(detail.contains(name), detail)
+        }
+        XCTAssertEqual(context.validationMessages + chosen.validationMessages, [])
     }
 }

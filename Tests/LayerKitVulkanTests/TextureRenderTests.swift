@@ -136,4 +136,24 @@ final class TextureRenderTests: VulkanRenderTestCase {
         XCTAssertEqual(image.rgba(4, 20), RGBA8(0, 0, 255, 255))
         XCTAssertEqual(image.rgba(20, 20), RGBA8(255, 255, 255, 255))
     }
+
+    func testFailedFrameIsUndoneAndItsImagesUploadAgain() throws {
+        let renderer = try makeRenderer()
+        let good = TextureBinding(image: makeQuadrantImage(), minification: .nearest, magnification: .nearest)
+        let limit = Int(context.device.limits.maxImageDimension2D)
+        let tooTall = CGImage(width: 1, height: limit + 1, bytesPerRow: 4, premultipliedRGBA: [UInt8](repeating: 255, count: 4 * (limit + 1)))!
+        let white = SIMD4<Float>(1, 1, 1, 1)
+        XCTAssertThrowsError(try renderer.render(scene.graph([
+            scene.item(SIMD4(0, 0, 32, 32), color: white, texture: good),
+            scene.item(SIMD4(0, 0, 1, 1), color: white, texture: TextureBinding(image: tooTall)),
+        ]))) { error in
+            guard case VulkanError.imageTooLarge = error else { return XCTFail("unexpected \(error)") }
+        }
+        // The good image's upload never ran: the next frame uploads it again and samples real texels.
+        let counters = try renderer.render(scene.graph([scene.item(SIMD4(0, 0, 32, 32), color: white, texture: good)]))
+        XCTAssertEqual(counters.imagesUploaded, 1)
+        let image = try renderer.readback()
+        XCTAssertEqual(image.rgba(4, 4), RGBA8(255, 0, 0, 255))
+        XCTAssertEqual(image.rgba(20, 20), RGBA8(255, 255, 255, 255))
+    }
 }

@@ -1,4 +1,5 @@
 import CVulkan
+import Logging
 @testable import LayerKitVulkan
 import XCTest
 
@@ -29,7 +30,8 @@ final class ValidationCanaryTests: XCTestCase {
 
     func testSynchronizationHazardIsRecorded() throws {
         // Two transfer writes to one buffer with no barrier between them: a write-after-write hazard that
-        // only synchronization validation (enabled through VkValidationFeaturesEXT) reports.
+        // only synchronization validation (enabled through VkValidationFeaturesEXT) reports. The message
+        // names the buffer by its debug name, which pins DebugLabels too.
         let context = try VulkanContext(applicationName: "ValidationCanary", validation: true, pipelineCache: .none)
         let frame = try FrameContext(device: context.device, index: 0)
         let buffer = try GPUBuffer(
@@ -43,7 +45,7 @@ final class ValidationCanaryTests: XCTestCase {
         vkCmdFillBuffer(frame.commandBuffer, buffer.handle, 0, 256, 2)
         XCTAssertEqual(vkEndCommandBuffer(frame.commandBuffer), VK_SUCCESS)
         XCTAssertTrue(
-            context.validationMessages.contains { $0.contains("SYNC-HAZARD-WRITE-AFTER-WRITE") },
+            context.validationMessages.contains { $0.contains("SYNC-HAZARD-WRITE-AFTER-WRITE") && $0.contains("canary") },
             "expected a write-after-write hazard; got \(context.validationMessages)")
         context.clearValidationMessages()
         _ = vkQueueSubmit(context.device.queue, 0, nil, frame.fence)
@@ -64,6 +66,18 @@ final class ValidationCanaryTests: XCTestCase {
         XCTAssertTrue(VulkanError.noVulkanDriver("none").description.contains("mesa-vulkan-drivers"))
         XCTAssertTrue(VulkanError.noUsableDevice("none").description.contains("mesa-vulkan-drivers"))
         XCTAssertTrue(VulkanError.validationLayerMissing.description.contains("vulkan-validationlayers"))
+    }
+
+    func testLoaderRemarksAreLoggedButValidationWarningsFail() {
+        let log = ValidationLog(logger: Logger(label: "test"))
+        let general = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT.rawValue
+        let validation = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT.rawValue
+        log.receive(severity: VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT, types: general, messageID: "Loader Message", text: "skipping ICD")
+        log.receive(severity: VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, types: validation, messageID: "info", text: "fyi")
+        XCTAssertEqual(log.messages, [])
+        log.receive(severity: VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT, types: validation, messageID: "VUID-x", text: "bad")
+        log.receive(severity: VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, types: general, messageID: "Loader Message", text: "broken")
+        XCTAssertEqual(log.messages, ["[warning] VUID-x: bad", "[error] Loader Message: broken"])
     }
 
     func testNoValidationMessageIsSuppressed() {

@@ -50,6 +50,14 @@ extension CGImage {
         guard url.isFileURL else {
             throw CGImageError.fileUnreadable(path: url.absoluteString, reason: "not a file URL")
         }
+        // Checked first because Foundation's errors for these read "The operation could not be completed".
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw CGImageError.fileUnreadable(path: url.path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw CGImageError.fileUnreadable(path: url.path, reason: "is a directory")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -71,7 +79,7 @@ extension CGImage {
         PNGEncoder.encode(self)
     }
 
-    /// Foundation's errors read "The operation could not be completed"; the POSIX cause says more.
+    /// The POSIX cause where Foundation gives one (permission denied, I/O error), else its description.
     private static func readFailureReason(_ error: Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,

@@ -29,8 +29,8 @@ public enum CGImageError: Error, CustomStringConvertible, Equatable, Sendable {
         case .corrupt(let reason):
             return "PNG data is corrupt: \(reason)"
         case .tooLarge(let width, let height):
-            return "PNG image is too large to decode: \(width) x \(height) pixels; LayerKit decodes at most "
-                + "\(CGImage.maximumDecodedPixelCount) pixels and \(CGImage.maximumDecodedSide) pixels a side"
+            return "PNG image is too large to decode: \(width) x \(height) pixels; LayerKit decodes up to "
+                + "\(CGImage.maximumDecodedPixelCount) pixels (2^28), at most \(CGImage.maximumDecodedSide) a side"
         case .fileUnreadable(let path, let reason):
             return "cannot read PNG file '\(path)': \(reason)"
         }

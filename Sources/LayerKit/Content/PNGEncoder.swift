@@ -27,15 +27,16 @@ enum PNGEncoder {
         var hasAlpha: Bool
     }
 
-    static func encode(_ image: CGImage) -> Data {
+    /// `initialCapacity` replaces the estimate below, so tests can force the second call.
+    static func encode(_ image: CGImage, initialCapacity: Int? = nil) -> Data {
         precondition(image.width <= Int(PNG_USER_WIDTH_MAX) && image.height <= Int(PNG_USER_HEIGHT_MAX),
                      "pngData(): a \(image.width) x \(image.height) image is over libpng's limit of "
                      + "\(PNG_USER_WIDTH_MAX) x \(PNG_USER_HEIGHT_MAX) pixels")
         let samples = straightSamples(of: image)
 
-        // Deflate's worst case is its input plus 5 bytes per 16 KiB stored block; add filter bytes,
-        // IDAT framing and header chunks.
-        var capacity = samples.bytes.count + image.height + samples.bytes.count / 1024 + 1024
+        // Incompressible input: deflate adds 5 bytes per stored block of up to 64 KiB, libpng 12 bytes
+        // of framing per IDAT chunk of 8 KiB, one filter byte per row, and a few header chunks.
+        var capacity = initialCapacity ?? samples.bytes.count + samples.bytes.count / 256 + image.height + 1024
         var message = ""
         for _ in 0..<2 {
             var png = png_image()

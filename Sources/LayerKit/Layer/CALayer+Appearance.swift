@@ -7,8 +7,7 @@ extension CALayer {
     public var backgroundColor: CGColor? {
         get { storedBackgroundColor }
         set {
-            storedBackgroundColor = newValue
-            didChange(.backgroundColor)
+            change(.backgroundColor) { storedBackgroundColor = newValue }
         }
     }
 

@@ -7,8 +7,7 @@ extension CALayer {
     public var contents: Any? {
         get { storedContents }
         set {
-            storedContents = newValue.map { $0 as AnyObject }
-            didChange(.contents)
+            change(.contents) { storedContents = newValue.map { $0 as AnyObject } }
         }
     }
 

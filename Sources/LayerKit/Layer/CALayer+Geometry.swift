@@ -15,8 +15,7 @@ extension CALayer {
         get { storedBounds }
         set {
             guard acceptsGeometry(newValue, keyPath: "bounds") else { return }
-            storedBounds = newValue
-            didChange(.bounds)
+            change(.bounds) { storedBounds = newValue }
         }
     }
 
@@ -25,8 +24,7 @@ extension CALayer {
         get { storedPosition }
         set {
             guard acceptsGeometry(newValue, keyPath: "position") else { return }
-            storedPosition = newValue
-            didChange(.position)
+            change(.position) { storedPosition = newValue }
         }
     }
 

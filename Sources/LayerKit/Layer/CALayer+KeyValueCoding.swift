@@ -32,8 +32,10 @@ extension CALayer {
             return
         }
         if let value, !acceptsGeometry(value, keyPath: key) { return }
+        let action = actionForChange(of: key)
         storage[.custom(key)] = value
         didChangeCustomProperty(key)
+        action?.run(forKey: key, object: self, arguments: nil)
     }
 
     /// The value at a key path such as `"position.x"`, `"bounds.size.width"` or `"transform.rotation.z"`.
@@ -56,7 +58,7 @@ extension CALayer {
         guard let base = self.value(forKey: path.key), let value else {
             return LayerKitDiagnostics.emit(.unknownKeyPath(keyPath: keyPath))
         }
-        if let geometric = value as? GeometricValue, !geometric.isFiniteGeometry {
+        if (value as? GeometricValue)?.isFiniteGeometry == false || scalarValue(value)?.isFinite == false {
             return LayerKitDiagnostics.emit(.nonFiniteGeometry(layer: diagnosticName, keyPath: keyPath))
         }
         guard path.subvalue(of: base) != nil else {
@@ -118,6 +120,7 @@ extension CALayer {
         switch key.valueKind {
         case .float: return value.flatMap(scalarValue)
         case .float32: return value.flatMap(scalarValue).map { Float($0) }
+        case .double: return value.flatMap(scalarValue).map { Double($0) }
         case .point: return value as? CGPoint
         case .size: return value as? CGSize
         case .rect: return value as? CGRect
@@ -148,6 +151,7 @@ extension CALayer {
             case .minificationFilter, .magnificationFilter: return CALayerContentsFilter(rawValue: raw)
             case .contentsFormat: return CALayerContentsFormat(rawValue: raw)
             case .cornerCurve: return CALayerCornerCurve(rawValue: raw)
+            case .fillMode: return CAMediaTimingFillMode(rawValue: raw)
             default: return nil
             }
         case .any:

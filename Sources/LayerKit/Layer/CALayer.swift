@@ -31,7 +31,8 @@ open class CALayer {
     package unowned(unsafe) var storedSuperlayer: CALayer?
     package var storedSublayers: [CALayer] = []
 
-    /// Properties changed since the last commit (see `LayerChangeLog`).
+    /// Properties changed since the last commit (see `LayerChangeLog`), plus two sticky state bits
+    /// (`hasBeenCommitted`, `isPresentationCopy`) kept here so a layer stays within its memory budget.
     package var pendingChanges = LayerPropertySet()
 
     /// Creates a layer with every property at its default.
@@ -45,7 +46,7 @@ open class CALayer {
 
     /// Creates a copy of `layer`'s properties (not its sublayers, superlayer or animations). Core Animation
     /// uses this to make presentation copies; subclasses override it to copy their own stored members.
-    public init(layer: Any) {
+    public required init(layer: Any) {
         layerID = LayerID.next()
         defaults = LayerDefaults.builtin
         if type(of: self) != CALayer.self {
@@ -57,6 +58,9 @@ open class CALayer {
         storedBackgroundColor = other.storedBackgroundColor
         storedContents = other.storedContents
         storage = other.storage
+        storage[.builtin(.animations)] = nil
+        storage[.maskOwner] = nil
+        storage[.modelLayer] = nil
     }
 
     deinit {
@@ -104,6 +108,19 @@ open class CALayer {
         defaultPreferredFrameSize()
     }
 
+    /// The action for `event` (a property key, `onOrderIn`, `onOrderOut`, `sublayers`…), found as Core
+    /// Animation finds it: the delegate's `action(for:forKey:)`, then `actions`, then `style`'s
+    /// actions, then `defaultAction(forKey:)`, then the built-in implicit animation of an animatable
+    /// property. `NSNull` anywhere stops the search with no action. Override to supply your own.
+    open func action(forKey event: String) -> CAAction? {
+        lookUpAction(forKey: event)
+    }
+
+    /// The class's default action for `event` (nil: keep searching). Subclasses override it.
+    open class func defaultAction(forKey event: String) -> CAAction? {
+        nil
+    }
+
     /// A short name for diagnostics: the layer's `name`, or its class and identity.
     package var diagnosticName: String {
         if let name { return "'\(name)'" }
@@ -144,6 +161,12 @@ extension CALayer {
     /// non-finite geometry, and records the change.
     package func setValue<T>(_ newValue: T, of key: LayerPropertyKey) {
         guard !key.isGeometric || acceptsGeometry(newValue, keyPath: key.key) else { return }
+        change(key) { storeValue(newValue, of: key) }
+    }
+
+    /// Stores a sparse built-in property without recording anything (dropping it when it equals the
+    /// default, to keep the layer small).
+    package func storeValue<T>(_ newValue: T, of key: LayerPropertyKey) {
         let defaultValue = defaults.values[Int(key.rawValue)]
         if isNilValue(newValue) && isNilValue(defaultValue) {
             storage[.builtin(key)] = nil
@@ -152,7 +175,6 @@ extension CALayer {
         } else {
             storage[.builtin(key)] = newValue
         }
-        didChange(key)
     }
 
     /// False (with a diagnostic naming `keyPath`) when `value` is geometry with a non-finite component.
@@ -162,19 +184,27 @@ extension CALayer {
         return false
     }
 
-    /// Records that `key` changed, for the next commit.
+    /// Records that `key` changed, for the next commit. Presentation copies record nothing.
     package func didChange(_ key: LayerPropertyKey) {
-        let wasClean = pendingChanges.isEmpty
+        guard !pendingChanges.contains(.isPresentationCopy) else { return }
+        let wasClean = !pendingChanges.hasChanges
         pendingChanges.insert(key)
         if wasClean { LayerChangeLog.shared.markDirty(self) }
     }
 
     /// Records that a subclass-declared property changed.
     package func didChangeCustomProperty(_ key: String) {
-        let wasClean = pendingChanges.isEmpty
+        guard !pendingChanges.contains(.isPresentationCopy) else { return }
+        let wasClean = !pendingChanges.hasChanges
         pendingChanges.formUnion(.customProperties)
         LayerChangeLog.shared.recordCustomChange(self, key: key, markDirty: wasClean)
     }
+
+    /// Whether the layer has been committed at least once (so its changes may animate implicitly).
+    package var hasBeenCommitted: Bool { pendingChanges.contains(.hasBeenCommitted) }
+
+    /// Whether this is a presentation copy (it records no changes and runs no actions).
+    package var isPresentationCopy: Bool { pendingChanges.contains(.isPresentationCopy) }
 }
 
 /// The default values of every built-in property for one layer class, indexed by `LayerPropertyKey`.
@@ -220,6 +250,12 @@ package final class LayerDefaults: @unchecked Sendable {
         case .isGeometryFlipped, .isHidden, .isOpaque, .allowsEdgeAntialiasing, .masksToBounds,
              .needsDisplayOnBoundsChange, .drawsAsynchronously, .shouldRasterize: false
         case .isDoubleSided, .allowsGroupOpacity: true
+        case .beginTime, .timeOffset, .repeatDuration, .duration: CFTimeInterval(0)
+        case .speed: Float(1)
+        case .repeatCount: Float(0)
+        case .autoreverses: false
+        case .fillMode: CAMediaTimingFillMode.removed
+        case .animations: LayerAnimationList()
         case .backgroundColor, .mask, .shadowPath, .name, .contents, .filters, .backgroundFilters,
              .compositingFilter, .style, .actions, .delegate, .sublayers: Optional<Any>.none as Any
         case .borderColor, .shadowColor: CGColor.black
@@ -237,4 +273,16 @@ package final class LayerDefaults: @unchecked Sendable {
 extension LayerPropertySet {
     /// Set when a subclass-declared property changed; which ones is kept by `LayerChangeLog`.
     package static let customProperties = LayerPropertySet(rawValue: 1 << 63)
+    /// Sticky: the layer has been part of a commit.
+    package static let hasBeenCommitted = LayerPropertySet(rawValue: 1 << 62)
+    /// Sticky: the layer is a presentation copy.
+    package static let isPresentationCopy = LayerPropertySet(rawValue: 1 << 61)
+    /// The sticky state bits, which are not changes.
+    package static let stickyState: LayerPropertySet = [.hasBeenCommitted, .isPresentationCopy]
+
+    /// Whether any property (not just state) is pending.
+    package var hasChanges: Bool { !subtracting(.stickyState).isEmpty }
+
+    /// The pending properties without the state bits.
+    package var changes: LayerPropertySet { subtracting(.stickyState) }
 }

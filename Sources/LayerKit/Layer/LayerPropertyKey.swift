@@ -25,6 +25,10 @@ package enum LayerPropertyKey: UInt8, CaseIterable, Sendable {
     case shouldRasterize, rasterizationScale
     // Identity and behaviour
     case name, style, actions, delegate
+    // Media timing of the layer (CAMediaTiming)
+    case beginTime, timeOffset, speed, repeatCount, repeatDuration, autoreverses, duration, fillMode
+    // The animations attached to the layer (not a key-value property).
+    case animations
     // Structure: the sublayer list changed.
     case sublayers
 
@@ -47,16 +51,17 @@ package enum LayerPropertyKey: UInt8, CaseIterable, Sendable {
         case .shadowOffset: .size
         case .zPosition, .anchorPointZ, .contentsScale, .cornerRadius, .borderWidth, .shadowRadius,
              .rasterizationScale: .float
-        case .opacity, .shadowOpacity, .minificationFilterBias: .float32
+        case .opacity, .shadowOpacity, .minificationFilterBias, .speed, .repeatCount: .float32
+        case .beginTime, .timeOffset, .repeatDuration, .duration: .double
         case .transform, .sublayerTransform: .transform
         case .backgroundColor, .borderColor, .shadowColor: .color
         case .isGeometryFlipped, .isHidden, .isOpaque, .isDoubleSided, .allowsGroupOpacity, .allowsEdgeAntialiasing,
-             .masksToBounds, .needsDisplayOnBoundsChange, .drawsAsynchronously, .shouldRasterize: .bool
+             .masksToBounds, .needsDisplayOnBoundsChange, .drawsAsynchronously, .shouldRasterize, .autoreverses: .bool
         case .mask: .layer
         case .shadowPath: .path
-        case .contentsGravity, .minificationFilter, .magnificationFilter, .contentsFormat, .cornerCurve, .name: .string
+        case .contentsGravity, .minificationFilter, .magnificationFilter, .contentsFormat, .cornerCurve, .name, .fillMode: .string
         case .maskedCorners, .edgeAntialiasingMask: .cornerMask
-        case .contents, .filters, .backgroundFilters, .compositingFilter, .style, .actions, .delegate, .sublayers: .any
+        case .contents, .filters, .backgroundFilters, .compositingFilter, .style, .actions, .delegate, .sublayers, .animations: .any
         }
     }
 
@@ -78,14 +83,14 @@ package enum LayerPropertyKey: UInt8, CaseIterable, Sendable {
     /// Whether a non-finite value must be refused (geometric properties).
     package var isGeometric: Bool {
         switch valueKind {
-        case .rect, .point, .size, .float, .float32, .transform: true
+        case .rect, .point, .size, .float, .float32, .double, .transform: true
         default: false
         }
     }
 
     private static let byKey: [String: LayerPropertyKey] = {
         var table: [String: LayerPropertyKey] = [:]
-        for property in allCases { table[property.key] = property }
+        for property in allCases where property != .animations { table[property.key] = property }
         // Swift spellings accepted as aliases.
         table["isGeometryFlipped"] = .isGeometryFlipped
         table["isHidden"] = .isHidden
@@ -105,6 +110,8 @@ package enum LayerPropertyKey: UInt8, CaseIterable, Sendable {
 package enum LayerValueKind: Sendable {
     /// `CGFloat` (most scalars) or `Float` (opacity, shadowOpacity, minificationFilterBias, as Core Animation types them).
     case float, float32
+    /// `CFTimeInterval` (Double): the layer's media-timing times.
+    case double
     case point, size, rect, transform, color, bool, layer, path, string, cornerMask, any
 }
 

@@ -12,6 +12,8 @@ package struct LayerPropertyStorage {
         case custom(String)
         /// The layer this layer masks (a back pointer, not a property).
         case maskOwner
+        /// On a presentation copy: the model layer it was made from.
+        case modelLayer
     }
 
     private var slots: [(key: Key, value: Any)] = []

@@ -2,61 +2,79 @@ import Foundation
 
 /// Groups layer-tree changes into atomic updates for the render server: Core Animation's `CATransaction`.
 ///
-/// Every property change belongs to a transaction. Without an explicit `begin()`, changes go into the
-/// implicit transaction, which the host (`CARenderer` at each frame, `LayerWindow` once per event-loop
-/// iteration) commits by calling `flush()`. Explicit transactions nest; only the outermost `commit()`
-/// sends the changes.
+/// Every change belongs to a transaction. Without an explicit `begin()`, changes go into the implicit
+/// transaction, which opens on the first change and which the host (`CARenderer` at each frame,
+/// `LayerWindow` once per event-loop iteration) commits with `flush()`. Explicit transactions nest; only
+/// the outermost `commit()` sends the changes. Properties (`animationDuration`, `disableActions`, …) are
+/// per transaction: a nested transaction starts with its parent's values.
 public final class CATransaction {
     private init() {}
 
     /// Begins an explicit transaction (they nest).
-    public static func begin() {
-        TransactionContext.shared.begin()
-    }
+    public static func begin() { TransactionContext.shared.begin() }
 
     /// Ends the innermost explicit transaction; the outermost one sends its changes to the render server.
-    public static func commit() {
-        TransactionContext.shared.commit()
+    public static func commit() { TransactionContext.shared.commit() }
+
+    /// Commits the implicit transaction now. Inside an explicit transaction it does nothing: the
+    /// outermost `commit()` sends everything.
+    public static func flush() { TransactionContext.shared.flush() }
+
+    /// Duration of implicit animations (and of added animations with no duration). Default 0.25 s.
+    public static func animationDuration() -> CFTimeInterval {
+        value(forKey: kCATransactionAnimationDuration) as? CFTimeInterval ?? 0.25
     }
 
-    /// Commits the implicit transaction now, unless an explicit transaction is open (then its outermost
-    /// `commit()` will).
-    public static func flush() {
-        TransactionContext.shared.flush()
+    public static func setAnimationDuration(_ dur: CFTimeInterval) {
+        setValue(dur, forKey: kCATransactionAnimationDuration)
     }
+
+    /// Timing function of implicit animations. Default nil (Core Animation's default curve for implicit
+    /// animations is used).
+    public static func animationTimingFunction() -> CAMediaTimingFunction? {
+        value(forKey: kCATransactionAnimationTimingFunction) as? CAMediaTimingFunction
+    }
+
+    public static func setAnimationTimingFunction(_ function: CAMediaTimingFunction?) {
+        setValue(function, forKey: kCATransactionAnimationTimingFunction)
+    }
+
+    /// Whether property changes in this transaction skip their implicit animations.
+    public static func disableActions() -> Bool {
+        value(forKey: kCATransactionDisableActions) as? Bool ?? false
+    }
+
+    public static func setDisableActions(_ flag: Bool) {
+        setValue(flag, forKey: kCATransactionDisableActions)
+    }
+
+    /// Runs on the main thread once every animation added in this transaction (and its nested ones) has
+    /// finished or been removed; at commit when none was added.
+    public static func completionBlock() -> (() -> Void)? {
+        TransactionContext.shared.completionBlock
+    }
+
+    public static func setCompletionBlock(_ block: (() -> Void)?) {
+        TransactionContext.shared.completionBlock = block
+    }
+
+    /// A transaction property by key (the keys above, or your own).
+    public static func value(forKey key: String) -> Any? {
+        TransactionContext.shared.value(forKey: key)
+    }
+
+    public static func setValue(_ anObject: Any?, forKey key: String) {
+        TransactionContext.shared.setValue(anObject, forKey: key)
+    }
+
+    /// Takes the transaction lock (recursive), for changing layers from several threads.
+    public static func lock() { TransactionContext.shared.transactionLock.lock() }
+
+    /// Releases the transaction lock.
+    public static func unlock() { TransactionContext.shared.transactionLock.unlock() }
 }
 
-/// Transaction nesting on the model thread, and the commit itself.
-package final class TransactionContext: @unchecked Sendable {
-    package static let shared = TransactionContext()
-
-    private let lock = NSLock()
-    private var depth = 0
-
-    func begin() {
-        lock.lock()
-        depth += 1
-        lock.unlock()
-    }
-
-    func commit() {
-        lock.lock()
-        depth = max(0, depth - 1)
-        let outermost = depth == 0
-        lock.unlock()
-        if outermost { send() }
-    }
-
-    func flush() {
-        lock.lock()
-        let open = depth > 0
-        lock.unlock()
-        if !open { send() }
-    }
-
-    private func send() {
-        let packet = CommitPacket.collect()
-        guard !packet.isEmpty else { return }
-        CommitDistributor.shared.distribute(packet)
-    }
-}
+public let kCATransactionAnimationDuration = "animationDuration"
+public let kCATransactionAnimationTimingFunction = "animationTimingFunction"
+public let kCATransactionDisableActions = "disableActions"
+public let kCATransactionCompletionBlock = "completionBlock"

@@ -24,6 +24,7 @@ package struct CommitPacket: Sendable {
                                           LayerPropertySet(.backgroundColor), LayerPropertySet(.contents),
                                           LayerPropertySet(.sublayers)]
             for case .builtin(let key) in layer.storage.keys { keys.insert(key) }
+            layer.pendingChanges.formUnion(.hasBeenCommitted)
             changes.append(LayerStateChange(layer: layer, properties: keys))
             stack.append(contentsOf: layer.storedSublayers)
             if let mask = layer.value(of: .mask) as CALayer? { stack.append(mask) }
@@ -69,6 +70,7 @@ package enum LayerPropertyValue: Sendable {
     case image(CGImage?)
     case string(String)
     case mask(UInt)
+    case animations([AnimationRecord])
 
     /// The current value of `key` on `layer`; nil for properties the renderer never reads (delegate,
     /// actions, style, name) and contents that are not images.
@@ -76,6 +78,7 @@ package enum LayerPropertyValue: Sendable {
         switch key.valueKind {
         case .float: self = .float(layer.value(of: key) as CGFloat)
         case .float32: self = .float(CGFloat(layer.value(of: key) as Float))
+        case .double: self = .float(CGFloat(layer.value(of: key) as Double))
         case .point: self = .point(key == .position ? layer.storedPosition : layer.value(of: key))
         case .size: self = .size(layer.value(of: key))
         case .rect: self = .rect(key == .bounds ? layer.storedBounds : layer.value(of: key))
@@ -96,6 +99,7 @@ package enum LayerPropertyValue: Sendable {
             switch key {
             case .contents: self = .image(layer.storedContents as? CGImage)
             case .sublayers: self = .layers(layer.storedSublayers.map(\.layerID))
+            case .animations: self = .animations(layer.commitAnimations())
             default: return nil
             }
         }

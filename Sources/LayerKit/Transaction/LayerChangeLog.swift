@@ -54,8 +54,8 @@ package final class LayerChangeLog: @unchecked Sendable {
         customKeys = [:]
         lock.unlock()
         return layers.map { layer in
-            let change = LayerChange(layer: layer, properties: layer.pendingChanges, customKeys: custom[ObjectIdentifier(layer)] ?? [])
-            layer.pendingChanges = []
+            let change = LayerChange(layer: layer, properties: layer.pendingChanges.changes, customKeys: custom[ObjectIdentifier(layer)] ?? [])
+            layer.pendingChanges = .hasBeenCommitted
             return change
         }
     }

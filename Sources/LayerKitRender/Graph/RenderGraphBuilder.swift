@@ -30,18 +30,54 @@ package struct RenderGraphBuilder {
         self.scale = scale
     }
 
-    /// The graph for one frame.
-    package func build(tree: RenderTree, root: LayerID, clearColor: SIMD4<Float> = .zero) -> RenderGraph {
+    /// What building a frame found out about animations, for the render server's bookkeeping.
+    package struct AnimationState: Sendable {
+        /// Animations running at the frame's time (begun, not finished).
+        package var running: [AnimationID] = []
+        /// Animations past their active duration, with the layer they are on.
+        package var finished: [(layer: LayerID, animation: AnimationID)] = []
+        package init() {}
+    }
+
+    /// The graph for one frame at absolute time `time` (animations evaluated at it).
+    package func build(tree: RenderTree, root: LayerID, time: Double = 0, clearColor: SIMD4<Float> = .zero) -> RenderGraph {
+        var state = AnimationState()
+        return build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state)
+    }
+
+    /// The graph for one frame at absolute time `time`, reporting animation progress into `animations`.
+    package func build(tree: RenderTree, root: LayerID, time: Double, clearColor: SIMD4<Float>,
+                       animations: inout AnimationState) -> RenderGraph {
         var items: [DrawItem] = []
         if let rootNode = tree[root] {
             // Root's superlayer space → pixels.
             let toPixels = CATransform3DConcat(
                 CATransform3DMakeTranslation(-viewport.minX, -viewport.minY, 0),
                 CATransform3DMakeScale(scale, scale, 1))
-            visit(rootNode, in: tree, parentSpace: toPixels, opacity: 1, clip: nil, contentsFlipped: false, into: &items)
+            var context = VisitContext(tree: tree, animations: animations)
+            let (presentedRoot, rootTime) = presented(rootNode, parentTime: time, context: &context)
+            visit(presentedRoot, localTime: rootTime, parentSpace: toPixels, opacity: 1, clip: nil, contentsFlipped: false,
+                  context: &context, into: &items)
+            animations = context.animations
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
         return RenderGraph(passes: [pass])
+    }
+
+    private struct VisitContext {
+        let tree: RenderTree
+        var animations: AnimationState
+    }
+
+    /// The node as it appears at its parent's time: its animations applied in its local time.
+    private func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
+        let localTime = node.timing.localTime(fromParentTime: parentTime)
+        guard !node.animations.isEmpty else { return (node, localTime) }
+        var presented = node
+        let report = AnimationEvaluator.apply(node.animations, layerTime: localTime, to: &presented)
+        context.animations.running.append(contentsOf: report.running)
+        context.animations.finished.append(contentsOf: report.finished.map { (node.id, $0) })
+        return (presented, localTime)
     }
 
     /// An analytic clip in force: the clipping layer's bounds, corner radii, and its map to pixels.
@@ -51,10 +87,10 @@ package struct RenderGraphBuilder {
         var toPixelsInverse: PlaneHomography
     }
 
-    /// Draws `node` and its subtree. `parentSpace` maps the parent's sublayer space to pixels (4×4,
+    /// Draws `node` (already presented at `localTime`) and its subtree. `parentSpace` maps the parent's sublayer space to pixels (4×4,
     /// already including the parent's `sublayerSpaceTransform`).
-    private func visit(_ node: RenderNode, in tree: RenderTree, parentSpace: CATransform3D, opacity inherited: CGFloat,
-                       clip inheritedClip: Clip?, contentsFlipped: Bool, into items: inout [DrawItem]) {
+    private func visit(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
+                       clip inheritedClip: Clip?, contentsFlipped: Bool, context: inout VisitContext, into items: inout [DrawItem]) {
         let opacity = inherited * min(max(node.opacity, 0), 1)
         guard !node.isHidden, opacity > 0 else { return }
 
@@ -121,11 +157,14 @@ package struct RenderGraphBuilder {
         // Sublayers, back to front by zPosition (stable).
         if !node.sublayers.isEmpty {
             let sublayerSpace = CATransform3DConcat(Self.sublayerSpaceTransform(of: node), toPixels)
-            let children = node.sublayers.compactMap { tree[$0] }.enumerated()
-                .sorted { $0.element.zPosition != $1.element.zPosition ? $0.element.zPosition < $1.element.zPosition : $0.offset < $1.offset }
-            for (_, child) in children {
-                visit(child, in: tree, parentSpace: sublayerSpace, opacity: opacity, clip: ownClip,
-                      contentsFlipped: contentsFlipped != node.isGeometryFlipped, into: &items)
+            let tree = context.tree
+            let children = node.sublayers.compactMap { tree[$0] }
+                .map { presented($0, parentTime: localTime, context: &context) }
+                .enumerated()
+                .sorted { $0.element.0.zPosition != $1.element.0.zPosition ? $0.element.0.zPosition < $1.element.0.zPosition : $0.offset < $1.offset }
+            for (_, (child, childTime)) in children {
+                visit(child, localTime: childTime, parentSpace: sublayerSpace, opacity: opacity, clip: ownClip,
+                      contentsFlipped: contentsFlipped != node.isGeometryFlipped, context: &context, into: &items)
             }
         }
 

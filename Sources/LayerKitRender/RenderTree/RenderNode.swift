@@ -43,6 +43,13 @@ package struct RenderNode: Sendable {
     package var sublayers: [LayerID] = []
     package var mask: LayerID?
 
+    // Time and animation
+    package var beginTime: Double = 0
+    package var timeOffset: Double = 0
+    package var speed: Double = 1
+    /// Committed animations, in the order added.
+    package var animations: [AnimationRecord] = []
+
     package init(id: LayerID) {
         self.id = id
     }
@@ -78,6 +85,10 @@ package struct RenderNode: Sendable {
         case (.magnificationFilter, .string(let v)): magnificationFilter = v
         case (.sublayers, .layers(let v)): sublayers = v
         case (.mask, .layer(let v)): mask = v
+        case (.beginTime, .float(let v)): beginTime = Double(v)
+        case (.timeOffset, .float(let v)): timeOffset = Double(v)
+        case (.speed, .float(let v)): speed = Double(v)
+        case (.animations, .animations(let v)): animations = v
         default: break
         }
     }

@@ -7,7 +7,9 @@ import LayerKit
 /// layers no longer reachable stay until `prune(reachableFrom:)` (they may be re-attached later, as a
 /// model layer can be).
 package struct RenderTree: Sendable {
-    package private(set) var nodes: [LayerID: RenderNode] = [:]
+    package internal(set) var nodes: [LayerID: RenderNode] = [:]
+    /// Layers that have animations, so a frame need not scan the whole tree to know if it animates.
+    package private(set) var animatedLayers = Set<LayerID>()
 
     package init() {}
 
@@ -19,6 +21,7 @@ package struct RenderTree: Sendable {
             var node = nodes[change.layer] ?? RenderNode(id: change.layer)
             for (key, value) in change.values { node.apply(key, value) }
             nodes[change.layer] = node
+            if node.animations.isEmpty { animatedLayers.remove(change.layer) } else { animatedLayers.insert(change.layer) }
         }
     }
 
@@ -32,5 +35,23 @@ package struct RenderTree: Sendable {
             if let mask = node.mask { stack.append(mask) }
         }
         nodes = nodes.filter { reachable.contains($0.key) }
+        animatedLayers = animatedLayers.filter { reachable.contains($0) }
+    }
+}
+
+// MARK: - Animations
+
+extension RenderTree {
+    /// Drops animations `ids` from `layer` (those removed on completion only, when asked).
+    package mutating func removeAnimations(_ ids: Set<AnimationID>, from layer: LayerID, onlyIfRemovedOnCompletion: Bool) {
+        guard var node = nodes[layer] else { return }
+        node.animations.removeAll { ids.contains($0.id) && (!onlyIfRemovedOnCompletion || $0.removedOnCompletion) }
+        nodes[layer] = node
+        if node.animations.isEmpty { animatedLayers.remove(layer) }
+    }
+
+    /// Whether any node has an animation that has not finished.
+    package func hasAnimations(excludingFinished finished: Set<AnimationID>) -> Bool {
+        animatedLayers.contains { id in nodes[id]?.animations.contains { !finished.contains($0.id) } ?? false }
     }
 }

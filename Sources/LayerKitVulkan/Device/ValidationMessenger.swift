@@ -6,7 +6,7 @@ import Logging
 /// and keeps the warnings and errors in a thread-safe list that tests assert is empty.
 ///
 /// Input: callbacks from any thread the driver or layer chooses. Output: `messages`, one line each,
-/// "[severity] messageID: text". Suppressions come from `KnownValidationIssues`. Cost: only when the layer
+/// "[severity] messageID: text": every error, and every validation or performance warning. Suppressions come from `KnownValidationIssues`. Cost: only when the layer
 /// reports something; enabled only with `LK_VALIDATION=1` or an explicit request.
 package final class ValidationLog: @unchecked Sendable {
     private let lock = NSLock()
@@ -39,7 +39,9 @@ package final class ValidationLog: @unchecked Sendable {
         lock.unlock()
     }
 
-    func receive(severity: VkDebugUtilsMessageSeverityFlagBitsEXT, messageID: String, text: String) {
+    /// Records errors of any type and warnings from validation proper (validation or performance type);
+    /// general-type warnings (the loader's remarks about drivers it skips) are only logged.
+    func receive(severity: VkDebugUtilsMessageSeverityFlagBitsEXT, types: VkDebugUtilsMessageTypeFlagsEXT, messageID: String, text: String) {
         let severityName: String
         let level: Logger.Level
         switch severity {
@@ -48,7 +50,8 @@ package final class ValidationLog: @unchecked Sendable {
         case VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT: severityName = "info"; level = .debug
         default: severityName = "verbose"; level = .trace
         }
-        let isFailure = level == .error || level == .warning
+        let validationTypes = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT.rawValue | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT.rawValue
+        let isFailure = level == .error || (level == .warning && types & validationTypes != 0)
         if isFailure, let suppression = KnownValidationIssues.suppression(forMessageID: messageID) {
             lock.lock()
             suppressed[messageID, default: 0] += 1
@@ -76,7 +79,7 @@ private func validationCallback(
     let log = Unmanaged<ValidationLog>.fromOpaque(userData).takeUnretainedValue()
     let messageID = data.pointee.pMessageIdName.map { String(cString: $0) } ?? "\(data.pointee.messageIdNumber)"
     let text = data.pointee.pMessage.map { String(cString: $0) } ?? ""
-    log.receive(severity: severity, messageID: messageID, text: text)
+    log.receive(severity: severity, types: types, messageID: messageID, text: text)
     return VkBool32(VK_FALSE)
 }
 

@@ -20,8 +20,9 @@ package enum PipelineCacheLocation: Sendable, Equatable {
 /// Environment: `LK_VALIDATION=1` enables the Khronos validation layer with synchronization validation;
 /// every warning or error it reports lands in `validationMessages`. `LK_DEVICE=substring` picks the device
 /// whose name contains it; otherwise a discrete GPU is preferred, then integrated, virtual, CPU.
-/// Threading: not thread-safe; use a context and its renderers from one thread (the render thread).
-package final class VulkanContext {
+/// Threading: a context and its renderers are used from one thread at a time (the render thread); they
+/// may move between threads, and overlapping calls trap (`ExclusiveAccess`).
+package final class VulkanContext: @unchecked Sendable {
     /// The environment variable that enables validation when set to `1`.
     package static let validationEnvironmentVariable = "LK_VALIDATION"
 
@@ -30,6 +31,8 @@ package final class VulkanContext {
     let allocator: MemoryAllocator
     let pipelineCache: PipelineCache
     let logger: Logger
+    /// Held by every renderer call: the allocator and caches here are shared by all renderers.
+    let access = ExclusiveAccess(name: "VulkanContext")
     private var cachedLayerPipeline: LayerPipeline?
 
     /// Creates an instance and a device.
@@ -76,8 +79,8 @@ package final class VulkanContext {
     /// Whether the Khronos validation layer is on.
     package var validationEnabled: Bool { instance.validationEnabled }
 
-    /// Validation warnings and errors so far, one line each ("[error] VUID-…: …"). Empty when validation is
-    /// off. Tests assert it is empty.
+    /// Validation warnings and errors so far, one line each ("[error] VUID-…: …"); with validation off, only
+    /// errors the driver itself reports. Tests assert it is empty.
     package var validationMessages: [String] { instance.log.messages }
 
     /// Forgets recorded validation messages.

@@ -31,26 +31,19 @@ final class VulkanDevice {
         vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memoryProperties)
         self.memoryProperties = memoryProperties
 
-        var priority: Float = 1
+        let arena = CreateInfoArena()
+        var queueInfo = VkDeviceQueueCreateInfo()
+        queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
+        queueInfo.queueFamilyIndex = family
+        queueInfo.queueCount = 1
+        queueInfo.pQueuePriorities = UnsafePointer(arena.pointer(to: Float(1)))
+        var info = VkDeviceCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
+        info.queueCreateInfoCount = 1
+        info.pQueueCreateInfos = UnsafePointer(arena.pointer(to: queueInfo))
+        info.pEnabledFeatures = UnsafePointer(arena.pointer(to: VkPhysicalDeviceFeatures()))
         var device: VkDevice?
-        try withUnsafePointer(to: &priority) { priorityPointer in
-            var queueInfo = VkDeviceQueueCreateInfo()
-            queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
-            queueInfo.queueFamilyIndex = family
-            queueInfo.queueCount = 1
-            queueInfo.pQueuePriorities = priorityPointer
-            try withUnsafePointer(to: &queueInfo) { queuePointer in
-                var features = VkPhysicalDeviceFeatures()
-                try withUnsafePointer(to: &features) { featuresPointer in
-                    var info = VkDeviceCreateInfo()
-                    info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
-                    info.queueCreateInfoCount = 1
-                    info.pQueueCreateInfos = queuePointer
-                    info.pEnabledFeatures = featuresPointer
-                    try check(vkCreateDevice(physicalDevice, &info, nil, &device), "vkCreateDevice(\(candidate.name))")
-                }
-            }
-        }
+        try check(vkCreateDevice(physicalDevice, &info, nil, &device), "vkCreateDevice(\(candidate.name))")
         guard let device else { throw VulkanError.noUsableDevice("vkCreateDevice returned no device") }
         self.handle = device
         var queue: VkQueue?

@@ -17,6 +17,8 @@ package enum VulkanError: Error, CustomStringConvertible, Equatable {
     case missingShader(String)
     /// A render graph names a target this renderer cannot draw into.
     case unsupportedTarget(String)
+    /// An image is larger than the device's largest 2D image.
+    case imageTooLarge(width: Int, height: Int, limit: Int)
     /// Readback was asked for before any frame was rendered.
     case nothingRendered
 
@@ -39,6 +41,8 @@ package enum VulkanError: Error, CustomStringConvertible, Equatable {
             return "shader \(name) is not in the embedded SPIR-V (is it in Shaders/?)"
         case let .unsupportedTarget(detail):
             return "unsupported render target: \(detail)"
+        case let .imageTooLarge(width, height, limit):
+            return "a \(width)x\(height) image exceeds this device's \(limit)-pixel image limit"
         case .nothingRendered:
             return "readback() called before render()"
         }

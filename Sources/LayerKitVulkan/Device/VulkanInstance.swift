@@ -37,54 +37,41 @@ final class VulkanInstance {
         }
         let layers = validation ? [Self.validationLayerName] : []
 
-        var messengerInfo = ValidationMessenger.createInfo(log: log)
-        var enabledFeatures = [VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT]
-        var instance: VkInstance?
-        let result: VkResult = try withCStringArray(extensions) { extensionPointers in
-            try withCStringArray(layers) { layerPointers in
-                try applicationName.withCString { appName in
-                    try "LayerKit".withCString { engineName in
-                        var app = VkApplicationInfo()
-                        app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO
-                        app.pApplicationName = appName
-                        app.pEngineName = engineName
-                        app.engineVersion = 1
-                        app.apiVersion = Self.apiVersion
-                        return try withUnsafePointer(to: &app) { appPointer in
-                            try enabledFeatures.withUnsafeMutableBufferPointer { features in
-                                var validationFeatures = VkValidationFeaturesEXT()
-                                validationFeatures.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT
-                                validationFeatures.enabledValidationFeatureCount = UInt32(features.count)
-                                validationFeatures.pEnabledValidationFeatures = UnsafePointer(features.baseAddress)
-                                return try withUnsafeMutablePointer(to: &messengerInfo) { messengerPointer in
-                                    try withUnsafeMutablePointer(to: &validationFeatures) { featuresPointer in
-                                        var chain: UnsafeMutableRawPointer? = nil
-                                        if debugUtils {
-                                            messengerPointer.pointee.pNext = chain.map { UnsafeRawPointer($0) }
-                                            chain = UnsafeMutableRawPointer(messengerPointer)
-                                        }
-                                        if validation {
-                                            featuresPointer.pointee.pNext = chain.map { UnsafeRawPointer($0) }
-                                            chain = UnsafeMutableRawPointer(featuresPointer)
-                                        }
-                                        var info = VkInstanceCreateInfo()
-                                        info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
-                                        info.pNext = chain.map { UnsafeRawPointer($0) }
-                                        info.flags = flags
-                                        info.pApplicationInfo = appPointer
-                                        info.enabledExtensionCount = UInt32(extensionPointers.count)
-                                        info.ppEnabledExtensionNames = extensionPointers.baseAddress
-                                        info.enabledLayerCount = UInt32(layerPointers.count)
-                                        info.ppEnabledLayerNames = layerPointers.baseAddress
-                                        return vkCreateInstance(&info, nil, &instance)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        let arena = CreateInfoArena()
+        var app = VkApplicationInfo()
+        app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO
+        app.pApplicationName = arena.cString(applicationName)
+        app.pEngineName = arena.cString("LayerKit")
+        app.engineVersion = 1
+        app.apiVersion = Self.apiVersion
+
+        // pNext chain: the messenger (so instance creation and destruction are reported too), then the
+        // validation features that turn on synchronization validation.
+        var chain: UnsafeRawPointer?
+        if debugUtils {
+            var messengerInfo = ValidationMessenger.createInfo(log: log)
+            messengerInfo.pNext = chain
+            chain = UnsafeRawPointer(arena.pointer(to: messengerInfo))
         }
+        if validation {
+            var features = VkValidationFeaturesEXT()
+            features.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT
+            features.enabledValidationFeatureCount = 1
+            features.pEnabledValidationFeatures = UnsafePointer(arena.pointer(to: [VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT]))
+            features.pNext = chain
+            chain = UnsafeRawPointer(arena.pointer(to: features))
+        }
+        var info = VkInstanceCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
+        info.pNext = chain
+        info.flags = flags
+        info.pApplicationInfo = UnsafePointer(arena.pointer(to: app))
+        info.enabledExtensionCount = UInt32(extensions.count)
+        info.ppEnabledExtensionNames = UnsafePointer(arena.cStrings(extensions))
+        info.enabledLayerCount = UInt32(layers.count)
+        info.ppEnabledLayerNames = UnsafePointer(arena.cStrings(layers))
+        var instance: VkInstance?
+        let result = vkCreateInstance(&info, nil, &instance)
         if result == VK_ERROR_INCOMPATIBLE_DRIVER || result == VK_ERROR_INITIALIZATION_FAILED {
             throw VulkanError.noVulkanDriver("vkCreateInstance returned \(VulkanError.name(of: result.rawValue))")
         }
@@ -131,14 +118,6 @@ final class VulkanInstance {
 func loadInstanceFunction<Function>(_ instance: VkInstance, _ name: String) -> Function? {
     guard let function = vkGetInstanceProcAddr(instance, name) else { return nil }
     return unsafeBitCast(function, to: Function.self)
-}
-
-/// Calls `body` with a C array of C strings that lives for the duration of the call.
-func withCStringArray<Result>(_ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) throws -> Result) rethrows -> Result {
-    let duplicated = strings.map { strdup($0) }
-    defer { duplicated.forEach { free($0) } }
-    let pointers = duplicated.map { UnsafePointer($0) }
-    return try pointers.withUnsafeBufferPointer(body)
 }
 
 /// Reads a fixed-size C `char[N]` member (imported as a tuple) as a Swift string.

@@ -10,8 +10,12 @@ import LayerKitRender
 /// the GPU draws; `readback` waits for the last frame. Images are uploaded once per `CGImage` and kept
 /// while the image lives. Cost per frame: uploads of new images, 256 bytes per item, one draw per batch,
 /// and a width × height × 4 byte copy when `readback` is requested.
-package final class HeadlessRenderer {
+///
+/// Threading: one thread at a time, like its `VulkanContext` (checked).
+package final class HeadlessRenderer: @unchecked Sendable {
     package static let framesInFlight = 2
+    /// Bytes of the upload ring; a larger image goes through a one-off staging buffer.
+    static let stagingCapacity: UInt64 = 16 << 20
 
     package let width: Int
     package let height: Int
@@ -29,21 +33,31 @@ package final class HeadlessRenderer {
 
     /// - Throws: `VulkanError.unsupportedTarget` for a size the device cannot render, or a failed call.
     package init(context: VulkanContext, width: Int, height: Int) throws {
-        let device = context.device
+        (target, frames, staging, samplers, instanceDescriptors, textureDescriptors, uploader, executor) = try context.access.run {
+            try Self.makeResources(context: context, width: width, height: height)
+        }
         self.context = context
         self.width = width
         self.height = height
+    }
+
+    private static func makeResources(context: VulkanContext, width: Int, height: Int) throws -> (
+        HeadlessTarget, [FrameContext], StagingRing, SamplerCache, DescriptorAllocator, DescriptorAllocator, ImageUploader, GraphExecutor
+    ) {
+        let device = context.device
         let pipeline = try context.layerPipeline()
-        target = try HeadlessTarget(device: device, allocator: context.allocator, renderPass: pipeline.renderPass, width: width, height: height)
-        frames = try (0..<Self.framesInFlight).map { try FrameContext(device: device, index: $0) }
-        staging = try StagingRing(device: device, allocator: context.allocator, capacity: 16 << 20)
-        samplers = SamplerCache(device: device)
-        instanceDescriptors = DescriptorAllocator(
+        let target = try HeadlessTarget(device: device, allocator: context.allocator, renderPass: pipeline.renderPass, width: width, height: height)
+        let frames = try (0..<framesInFlight).map { try FrameContext(device: device, index: $0) }
+        let staging = try StagingRing(device: device, allocator: context.allocator, capacity: stagingCapacity)
+        let samplers = SamplerCache(device: device)
+        let instanceDescriptors = DescriptorAllocator(
             device: device, layout: pipeline.instanceSetLayout, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, name: "instance sets")
-        textureDescriptors = DescriptorAllocator(
+        let textureDescriptors = DescriptorAllocator(
             device: device, layout: pipeline.textureSetLayout, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, name: "texture sets")
-        uploader = ImageUploader(device: device, allocator: context.allocator, staging: staging, samplers: samplers, descriptors: textureDescriptors)
-        executor = GraphExecutor(device: device, allocator: context.allocator, pipeline: pipeline, uploader: uploader, instanceDescriptors: instanceDescriptors)
+        let uploader = ImageUploader(device: device, allocator: context.allocator, staging: staging, samplers: samplers, descriptors: textureDescriptors)
+        let executor = GraphExecutor(
+            device: device, allocator: context.allocator, pipeline: pipeline, uploader: uploader, instanceDescriptors: instanceDescriptors)
+        return (target, frames, staging, samplers, instanceDescriptors, textureDescriptors, uploader, executor)
     }
 
     deinit {
@@ -55,6 +69,10 @@ package final class HeadlessRenderer {
     /// - Parameter readback: copy the result for `readback()` (skip it for frames nobody reads).
     @discardableResult
     package func render(_ graph: RenderGraph, readback: Bool = true) throws -> FrameCounters {
+        try context.access.run { try renderFrame(graph, readback: readback) }
+    }
+
+    private func renderFrame(_ graph: RenderGraph, readback: Bool) throws -> FrameCounters {
         serial += 1
         let frame = frames[Int(serial % UInt64(frames.count))]
         try frame.beginReuse()
@@ -109,6 +127,10 @@ package final class HeadlessRenderer {
     ///
     /// - Throws: `VulkanError.nothingRendered` before the first `render(_:readback: true)`.
     package func readback() throws -> CGImage {
+        try context.access.run { try readLastFrame() }
+    }
+
+    private func readLastFrame() throws -> CGImage {
         guard let frame = lastFrame, frame.hasReadback, let buffer = frame.readbackBuffer else { throw VulkanError.nothingRendered }
         try frame.waitForCompletion()
         return target.image(from: buffer)

@@ -87,8 +87,6 @@ final class FrameContext {
         deferredReleases.append(object)
     }
 
-    var deferredReleaseCount: Int { deferredReleases.count }
-
     /// Makes sure the instance buffer holds `count` instances, growing it (to a power of two) if not, and
     /// points the set-0 descriptor at it. Only called after `beginReuse()`, so nothing in flight uses either.
     func ensureInstanceCapacity(_ count: Int, stride: Int, allocator: MemoryAllocator, descriptors: DescriptorAllocator) throws {
@@ -97,7 +95,7 @@ final class FrameContext {
         let size = UInt64(1) << UInt64(64 - (needed - 1).leadingZeroBitCount)
         let buffer = try GPUBuffer(
             device: device, allocator: allocator, size: size, usage: VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue,
-            location: .upload, name: "frame \(index) instances")
+            location: .streaming, name: "frame \(index) instances")
         if instanceSet == nil {
             instanceSet = try descriptors.allocate(name: "frame \(index) instances")
         }

@@ -7,8 +7,11 @@ final class GPUBuffer {
     enum Location {
         /// Device memory, written by transfers.
         case deviceLocal
-        /// Host-visible, coherent memory the CPU writes (staging, per-frame instance data).
+        /// Host-visible, coherent memory the CPU writes and transfers read (staging).
         case upload
+        /// Host-visible, coherent memory the CPU writes and shaders read every frame (instance data);
+        /// device-local when the device offers such memory (integrated GPUs, resizable BAR).
+        case streaming
         /// Host-visible, coherent, preferably cached memory the CPU reads (readback).
         case readback
     }
@@ -19,7 +22,7 @@ final class GPUBuffer {
     private let allocator: MemoryAllocator
     private let allocation: MemoryAllocation
 
-    /// The buffer's bytes, for `.upload` and `.readback` buffers.
+    /// The buffer's bytes, for every location but `.deviceLocal`.
     var mapped: UnsafeMutableRawPointer? { allocation.mapped }
 
     init(device: VulkanDevice, allocator: MemoryAllocator, size: UInt64, usage: VkBufferUsageFlags, location: Location, name: String) throws {
@@ -42,6 +45,7 @@ final class GPUBuffer {
         switch location {
         case .deviceLocal: (required, preferred) = (VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue, 0)
         case .upload: (required, preferred) = (hostCoherent, 0)
+        case .streaming: (required, preferred) = (hostCoherent, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue)
         case .readback: (required, preferred) = (hostCoherent, VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue)
         }
         do {

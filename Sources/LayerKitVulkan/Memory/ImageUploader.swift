@@ -64,6 +64,7 @@ final class ImageUploader {
     private var textures: [ObjectIdentifier: GPUTexture] = [:]
     /// Images made resident by the frame being recorded (undone if that frame is abandoned).
     private var uploadedThisFrame: [ObjectIdentifier] = []
+    private var whiteUploadedThisFrame = false
     /// Sampled by untextured batches, so every batch binds the same set layout.
     private var white: GPUTexture?
     static let whiteSampler = SamplerCache.Key(minification: .nearest, magnification: .nearest)
@@ -82,6 +83,7 @@ final class ImageUploader {
     /// Releases, after `frame` completes, textures whose images no longer exist.
     func collectGarbage(frame: FrameContext) {
         uploadedThisFrame.removeAll()
+        whiteUploadedThisFrame = false
         for (key, texture) in textures where texture.source == nil {
             textures[key] = nil
             frame.deferRelease(texture)
@@ -93,7 +95,7 @@ final class ImageUploader {
         if white == nil {
             let pixel = CGImage(width: 1, height: 1, bytesPerRow: 4, premultipliedRGBA: [255, 255, 255, 255], alphaInfo: .noneSkipLast)!
             white = try upload(pixel, mipmapped: false, commandBuffer: commandBuffer, frame: frame, name: "white 1x1")
-            uploadedThisFrame.append(ObjectIdentifier(self))
+            whiteUploadedThisFrame = true
         }
         for (image, mipmapped) in images {
             let key = ObjectIdentifier(image)
@@ -112,14 +114,14 @@ final class ImageUploader {
     /// uploads those images again instead of sampling undefined texels.
     func abandonFrameUploads(frame: FrameContext) {
         for key in uploadedThisFrame {
-            if key == ObjectIdentifier(self), let white {
-                frame.deferRelease(white)
-                self.white = nil
-            } else if let texture = textures.removeValue(forKey: key) {
-                frame.deferRelease(texture)
-            }
+            if let texture = textures.removeValue(forKey: key) { frame.deferRelease(texture) }
+        }
+        if whiteUploadedThisFrame, let white {
+            frame.deferRelease(white)
+            self.white = nil
         }
         uploadedThisFrame.removeAll()
+        whiteUploadedThisFrame = false
     }
 
     /// The set-1 descriptor for a binding (nil: the white texture). The image must have been prepared.
@@ -136,6 +138,8 @@ final class ImageUploader {
 
     private func upload(_ source: CGImage, mipmapped: Bool, commandBuffer: VkCommandBuffer, frame: FrameContext, name: String) throws -> GPUTexture {
         let width = source.width, height = source.height
+        let limit = Int(device.limits.maxImageDimension2D)
+        guard width <= limit, height <= limit else { throw VulkanError.imageTooLarge(width: width, height: height, limit: limit) }
         let levels = mipmapped ? GPUImage.fullMipChainLength(width: width, height: height) : 1
         var usage = VK_IMAGE_USAGE_SAMPLED_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_DST_BIT.rawValue
         if levels > 1 { usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue }

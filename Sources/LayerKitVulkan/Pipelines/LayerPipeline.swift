@@ -58,14 +58,18 @@ final class LayerPipeline {
         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
         attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
         attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
-        var colorReference = VkAttachmentReference(attachment: 0, layout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)
+        let arena = CreateInfoArena()
+        var subpass = VkSubpassDescription()
+        subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS
+        subpass.colorAttachmentCount = 1
+        subpass.pColorAttachments = UnsafePointer(arena.pointer(to: VkAttachmentReference(attachment: 0, layout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)))
         var dependencies = [VkSubpassDependency](repeating: VkSubpassDependency(), count: 2)
         let colorOutput = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
         let transfer = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
         dependencies[0].srcSubpass = VK_SUBPASS_EXTERNAL
         dependencies[0].dstSubpass = 0
         dependencies[0].srcStageMask = colorOutput | transfer
-        dependencies[0].srcAccessMask = Access.colorWrite | Access.transferRead
+        dependencies[0].srcAccessMask = Access.colorWrite  // the transfer read needs only the execution dependency
         dependencies[0].dstStageMask = colorOutput
         dependencies[0].dstAccessMask = Access.colorWrite | Access.colorRead
         dependencies[1].srcSubpass = 0
@@ -74,28 +78,16 @@ final class LayerPipeline {
         dependencies[1].srcAccessMask = Access.colorWrite
         dependencies[1].dstStageMask = transfer | colorOutput
         dependencies[1].dstAccessMask = Access.transferRead | Access.colorWrite | Access.colorRead
+        var info = VkRenderPassCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO
+        info.attachmentCount = 1
+        info.pAttachments = UnsafePointer(arena.pointer(to: attachment))
+        info.subpassCount = 1
+        info.pSubpasses = UnsafePointer(arena.pointer(to: subpass))
+        info.dependencyCount = UInt32(dependencies.count)
+        info.pDependencies = UnsafePointer(arena.pointer(to: dependencies))
         var renderPass: VkRenderPass?
-        try withUnsafePointer(to: &colorReference) { colorPointer in
-            var subpass = VkSubpassDescription()
-            subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS
-            subpass.colorAttachmentCount = 1
-            subpass.pColorAttachments = colorPointer
-            try withUnsafePointer(to: &subpass) { subpassPointer in
-                try withUnsafePointer(to: &attachment) { attachmentPointer in
-                    try dependencies.withUnsafeBufferPointer { dependencyPointer in
-                        var info = VkRenderPassCreateInfo()
-                        info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO
-                        info.attachmentCount = 1
-                        info.pAttachments = attachmentPointer
-                        info.subpassCount = 1
-                        info.pSubpasses = subpassPointer
-                        info.dependencyCount = UInt32(dependencyPointer.count)
-                        info.pDependencies = dependencyPointer.baseAddress
-                        try check(vkCreateRenderPass(device.handle, &info, nil, &renderPass), "vkCreateRenderPass(layer color)")
-                    }
-                }
-            }
-        }
+        try check(vkCreateRenderPass(device.handle, &info, nil, &renderPass), "vkCreateRenderPass(layer color)")
         device.labels.name(renderPass, VK_OBJECT_TYPE_RENDER_PASS, "layer color pass")
         return renderPass!
     }
@@ -138,84 +130,71 @@ final class LayerPipeline {
         let fragment = try makeShaderModule(device: device, named: "layer_quad.frag")
         defer { vkDestroyShaderModule(device.handle, fragment, nil) }
 
-        return try "main".withCString { entry in
-            var stages = [VkPipelineShaderStageCreateInfo](repeating: VkPipelineShaderStageCreateInfo(), count: 2)
-            for (index, (stage, module)) in [(VK_SHADER_STAGE_VERTEX_BIT, vertex), (VK_SHADER_STAGE_FRAGMENT_BIT, fragment)].enumerated() {
-                stages[index].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
-                stages[index].stage = stage
-                stages[index].module = module
-                stages[index].pName = entry
-            }
-            var vertexInput = VkPipelineVertexInputStateCreateInfo()
-            vertexInput.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO
-            var inputAssembly = VkPipelineInputAssemblyStateCreateInfo()
-            inputAssembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO
-            inputAssembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP
-            var viewport = VkPipelineViewportStateCreateInfo()
-            viewport.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO
-            viewport.viewportCount = 1
-            viewport.scissorCount = 1
-            var raster = VkPipelineRasterizationStateCreateInfo()
-            raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO
-            raster.polygonMode = VK_POLYGON_MODE_FILL
-            raster.cullMode = VK_CULL_MODE_NONE.rawValue
-            raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE
-            raster.lineWidth = 1
-            var multisample = VkPipelineMultisampleStateCreateInfo()
-            multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO
-            multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT
-            var blendAttachment = VkPipelineColorBlendAttachmentState()
-            blendAttachment.blendEnable = VkBool32(VK_TRUE)
-            blendAttachment.srcColorBlendFactor = VK_BLEND_FACTOR_ONE
-            blendAttachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
-            blendAttachment.colorBlendOp = VK_BLEND_OP_ADD
-            blendAttachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE
-            blendAttachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
-            blendAttachment.alphaBlendOp = VK_BLEND_OP_ADD
-            blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
-                | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue
-            var dynamicStates = [VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR]
-            var pipeline: VkPipeline?
-            try withUnsafePointer(to: &blendAttachment) { blendAttachmentPointer in
-                var blend = VkPipelineColorBlendStateCreateInfo()
-                blend.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO
-                blend.attachmentCount = 1
-                blend.pAttachments = blendAttachmentPointer
-                try dynamicStates.withUnsafeMutableBufferPointer { dynamicPointer in
-                    var dynamic = VkPipelineDynamicStateCreateInfo()
-                    dynamic.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO
-                    dynamic.dynamicStateCount = UInt32(dynamicPointer.count)
-                    dynamic.pDynamicStates = UnsafePointer(dynamicPointer.baseAddress)
-                    try stages.withUnsafeBufferPointer { stagesPointer in
-                        var info = VkGraphicsPipelineCreateInfo()
-                        info.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO
-                        info.stageCount = UInt32(stagesPointer.count)
-                        info.pStages = stagesPointer.baseAddress
-                        info.layout = layout
-                        info.renderPass = renderPass
-                        info.subpass = 0
-                        try withUnsafePointer(to: &vertexInput) { info.pVertexInputState = $0
-                            try withUnsafePointer(to: &inputAssembly) { info.pInputAssemblyState = $0
-                                try withUnsafePointer(to: &viewport) { info.pViewportState = $0
-                                    try withUnsafePointer(to: &raster) { info.pRasterizationState = $0
-                                        try withUnsafePointer(to: &multisample) { info.pMultisampleState = $0
-                                            try withUnsafePointer(to: &blend) { info.pColorBlendState = $0
-                                                try withUnsafePointer(to: &dynamic) { info.pDynamicState = $0
-                                                    try check(
-                                                        vkCreateGraphicsPipelines(device.handle, cache.handle, 1, &info, nil, &pipeline),
-                                                        "vkCreateGraphicsPipelines(layer quad)")
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            cache.save()
-            return pipeline!
+        let arena = CreateInfoArena()
+        let entry = arena.cString("main")
+        let stages = [(VK_SHADER_STAGE_VERTEX_BIT, vertex), (VK_SHADER_STAGE_FRAGMENT_BIT, fragment)].map { stage, module in
+            var info = VkPipelineShaderStageCreateInfo()
+            info.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
+            info.stage = stage
+            info.module = module
+            info.pName = entry
+            return info
         }
+        var vertexInput = VkPipelineVertexInputStateCreateInfo()
+        vertexInput.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO
+        var inputAssembly = VkPipelineInputAssemblyStateCreateInfo()
+        inputAssembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO
+        inputAssembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP
+        var viewport = VkPipelineViewportStateCreateInfo()
+        viewport.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO
+        viewport.viewportCount = 1
+        viewport.scissorCount = 1
+        var raster = VkPipelineRasterizationStateCreateInfo()
+        raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO
+        raster.polygonMode = VK_POLYGON_MODE_FILL
+        raster.cullMode = VK_CULL_MODE_NONE.rawValue
+        raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE
+        raster.lineWidth = 1
+        var multisample = VkPipelineMultisampleStateCreateInfo()
+        multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO
+        multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT
+        var blendAttachment = VkPipelineColorBlendAttachmentState()
+        blendAttachment.blendEnable = VkBool32(VK_TRUE)
+        blendAttachment.srcColorBlendFactor = VK_BLEND_FACTOR_ONE
+        blendAttachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
+        blendAttachment.colorBlendOp = VK_BLEND_OP_ADD
+        blendAttachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE
+        blendAttachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
+        blendAttachment.alphaBlendOp = VK_BLEND_OP_ADD
+        blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
+            | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue
+        var blend = VkPipelineColorBlendStateCreateInfo()
+        blend.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO
+        blend.attachmentCount = 1
+        blend.pAttachments = UnsafePointer(arena.pointer(to: blendAttachment))
+        let dynamicStates = [VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR]
+        var dynamic = VkPipelineDynamicStateCreateInfo()
+        dynamic.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO
+        dynamic.dynamicStateCount = UInt32(dynamicStates.count)
+        dynamic.pDynamicStates = UnsafePointer(arena.pointer(to: dynamicStates))
+
+        var info = VkGraphicsPipelineCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO
+        info.stageCount = UInt32(stages.count)
+        info.pStages = UnsafePointer(arena.pointer(to: stages))
+        info.pVertexInputState = UnsafePointer(arena.pointer(to: vertexInput))
+        info.pInputAssemblyState = UnsafePointer(arena.pointer(to: inputAssembly))
+        info.pViewportState = UnsafePointer(arena.pointer(to: viewport))
+        info.pRasterizationState = UnsafePointer(arena.pointer(to: raster))
+        info.pMultisampleState = UnsafePointer(arena.pointer(to: multisample))
+        info.pColorBlendState = UnsafePointer(arena.pointer(to: blend))
+        info.pDynamicState = UnsafePointer(arena.pointer(to: dynamic))
+        info.layout = layout
+        info.renderPass = renderPass
+        info.subpass = 0
+        var pipeline: VkPipeline?
+        try check(vkCreateGraphicsPipelines(device.handle, cache.handle, 1, &info, nil, &pipeline), "vkCreateGraphicsPipelines(layer quad)")
+        cache.save()
+        return pipeline!
     }
 }

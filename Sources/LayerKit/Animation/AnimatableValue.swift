@@ -1,0 +1,156 @@
+import Foundation
+
+/// A value an animation interpolates, in a form the render thread can hold (`Sendable`) and both the
+/// render thread and `presentation()` evaluate the same way.
+///
+/// Conversions from and to the model's `Any` values live here too, so an animation's `fromValue` of any
+/// numeric type (Double, Float, CGFloat, Int, NSNumber) animates a `CGFloat` property.
+package enum AnimatableValue: Sendable, Equatable {
+    case scalar(Double)
+    case point(CGPoint)
+    case size(CGSize)
+    case rect(CGRect)
+    case transform(CATransform3D)
+    /// Straight sRGB RGBA; interpolated per component, as Core Animation interpolates colors.
+    case color(SIMD4<Double>)
+    /// Anything else (booleans, images, paths, layers): changes discretely at the halfway point.
+    case discrete(DiscreteValue)
+
+    /// The value of a model property or key-path component, or nil when it cannot animate.
+    package init?(_ value: Any?) {
+        guard let value else { return nil }
+        switch value {
+        case let v as CGPoint: self = .point(v)
+        case let v as CGSize: self = .size(v)
+        case let v as CGRect: self = .rect(v)
+        case let v as CATransform3D: self = .transform(v)
+        case let v as CGColor:
+            let c = v.rgba
+            self = .color(SIMD4(Double(c.r), Double(c.g), Double(c.b), Double(c.a)))
+        case is Bool: self = .discrete(DiscreteValue(value))
+        default:
+            if let scalar = scalarValue(value) { self = .scalar(Double(scalar)) } else { self = .discrete(DiscreteValue(value)) }
+        }
+    }
+
+    /// Back to a model value of the same type as `template` (e.g. `Float` for opacity).
+    package func modelValue(like template: Any?) -> Any? {
+        switch self {
+        case .scalar(let v):
+            switch template {
+            case is Float: return Float(v)
+            case is Double: return v
+            case is Int: return Int(v.rounded())
+            default: return CGFloat(v)
+            }
+        case .point(let v): return v
+        case .size(let v): return v
+        case .rect(let v): return v
+        case .transform(let v): return v
+        case .color(let c): return CGColor(red: CGFloat(c.x), green: CGFloat(c.y), blue: CGFloat(c.z), alpha: CGFloat(c.w))
+        case .discrete(let d): return d.value
+        }
+    }
+
+    /// `a + (b − a)·f`: component-wise; transforms through decomposition; discrete values switch at 0.5.
+    package static func interpolate(_ a: AnimatableValue, _ b: AnimatableValue, _ f: Double) -> AnimatableValue {
+        switch (a, b) {
+        case let (.scalar(x), .scalar(y)): return .scalar(x + (y - x) * f)
+        case let (.point(x), .point(y)): return .point(CGPoint(x: lerp(x.x, y.x, f), y: lerp(x.y, y.y, f)))
+        case let (.size(x), .size(y)): return .size(CGSize(width: lerp(x.width, y.width, f), height: lerp(x.height, y.height, f)))
+        case let (.rect(x), .rect(y)):
+            return .rect(CGRect(x: lerp(x.minX, y.minX, f), y: lerp(x.minY, y.minY, f),
+                                width: lerp(x.width, y.width, f), height: lerp(x.height, y.height, f)))
+        case let (.transform(x), .transform(y)): return .transform(x.interpolated(to: y, fraction: f))
+        case let (.color(x), .color(y)): return .color(x + (y - x) * f)
+        default: return f < 0.5 ? a : b
+        }
+    }
+
+    /// `a + b`, for `byValue`, additive and cumulative animations (transforms concatenate: b then a, as
+    /// Core Animation adds transforms). Nil when the kinds do not add.
+    package static func add(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
+        switch (a, b) {
+        case let (.scalar(x), .scalar(y)): return .scalar(x + y)
+        case let (.point(x), .point(y)): return .point(CGPoint(x: x.x + y.x, y: x.y + y.y))
+        case let (.size(x), .size(y)): return .size(CGSize(width: x.width + y.width, height: x.height + y.height))
+        case let (.rect(x), .rect(y)):
+            return .rect(CGRect(x: x.minX + y.minX, y: x.minY + y.minY, width: x.width + y.width, height: x.height + y.height))
+        case let (.transform(x), .transform(y)): return .transform(CATransform3DConcat(y, x))
+        case let (.color(x), .color(y)): return .color(x + y)
+        default: return nil
+        }
+    }
+
+    /// `a − b` (the inverse of `add`). Nil when the kinds do not subtract.
+    package static func subtract(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
+        switch (a, b) {
+        case let (.scalar(x), .scalar(y)): return .scalar(x - y)
+        case let (.point(x), .point(y)): return .point(CGPoint(x: x.x - y.x, y: x.y - y.y))
+        case let (.size(x), .size(y)): return .size(CGSize(width: x.width - y.width, height: x.height - y.height))
+        case let (.rect(x), .rect(y)):
+            return .rect(CGRect(x: x.minX - y.minX, y: x.minY - y.minY, width: x.width - y.width, height: x.height - y.height))
+        case let (.transform(x), .transform(y)): return .transform(CATransform3DConcat(CATransform3DInvert(y), x))
+        case let (.color(x), .color(y)): return .color(x - y)
+        default: return nil
+        }
+    }
+
+    /// `a · k` (cumulative repeats multiply the per-iteration change). Nil for kinds that do not scale.
+    package static func scale(_ a: AnimatableValue, by k: Double) -> AnimatableValue? {
+        switch a {
+        case .scalar(let x): return .scalar(x * k)
+        case .point(let p): return .point(CGPoint(x: p.x * k, y: p.y * k))
+        case .size(let s): return .size(CGSize(width: s.width * k, height: s.height * k))
+        case .rect(let r): return .rect(CGRect(x: r.minX * k, y: r.minY * k, width: r.width * k, height: r.height * k))
+        case .color(let c): return .color(c * k)
+        case .transform(let t):
+            // k repeats of t (k a whole number of completed iterations).
+            let count = max(0, Int(k.rounded()))
+            return .transform((0..<count).reduce(CATransform3DIdentity) { acc, _ in CATransform3DConcat(acc, t) })
+        case .discrete: return nil
+        }
+    }
+
+    /// Euclidean distance, for paced keyframes.
+    package static func distance(_ a: AnimatableValue, _ b: AnimatableValue) -> Double {
+        switch (a, b) {
+        case let (.scalar(x), .scalar(y)): return abs(y - x)
+        case let (.point(x), .point(y)): return hypot(Double(y.x - x.x), Double(y.y - x.y))
+        case let (.size(x), .size(y)): return hypot(Double(y.width - x.width), Double(y.height - x.height))
+        case let (.rect(x), .rect(y)):
+            let d = [y.minX - x.minX, y.minY - x.minY, y.width - x.width, y.height - x.height].map(Double.init)
+            return d.map { $0 * $0 }.reduce(0, +).squareRoot()
+        case let (.color(x), .color(y)): return ((y - x) * (y - x)).sum().squareRoot()
+        default: return 0
+        }
+    }
+
+    /// Whether every component is finite (NaN and infinities never reach a frame).
+    package var isFinite: Bool {
+        switch self {
+        case .scalar(let v): return v.isFinite
+        case .point(let p): return p.isFiniteGeometry
+        case .size(let s): return s.isFiniteGeometry
+        case .rect(let r): return r.isFiniteGeometry
+        case .transform(let t): return t.isFiniteGeometry
+        case .color(let c): return c.x.isFinite && c.y.isFinite && c.z.isFinite && c.w.isFinite
+        case .discrete: return true
+        }
+    }
+
+    private static func lerp(_ a: CGFloat, _ b: CGFloat, _ f: Double) -> CGFloat { a + (b - a) * CGFloat(f) }
+}
+
+/// A non-interpolable value carried through the render thread unchanged (an image for a contents
+/// cross-fade, a boolean). Its payload is immutable once wrapped.
+package struct DiscreteValue: @unchecked Sendable, Equatable {
+    package let value: Any
+
+    package init(_ value: Any) { self.value = value }
+
+    package static func == (lhs: DiscreteValue, rhs: DiscreteValue) -> Bool {
+        if let l = lhs.value as? AnyHashable, let r = rhs.value as? AnyHashable { return l == r }
+        return (lhs.value as AnyObject) === (rhs.value as AnyObject)
+    }
+}

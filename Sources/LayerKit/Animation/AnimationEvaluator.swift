@@ -1,0 +1,130 @@
+import Foundation
+
+/// Where animated values are read from and written to: a presentation copy of a layer on the main
+/// thread, a render node on the render thread. Both go through the same evaluator, so what
+/// `presentation()` reports is what the render thread draws.
+package protocol AnimatedPropertyStore {
+    /// The current value of the whole property the target names (the model value, or what earlier
+    /// animations made of it).
+    func animatedBaseValue(for target: PropertyAnimationTarget) -> Any?
+    /// Stores a new value of the whole property.
+    mutating func setAnimatedValue(_ value: Any, for target: PropertyAnimationTarget)
+}
+
+/// Evaluates committed animations at a time.
+///
+/// Input: a layer's animation records in the order added, the layer's local time, a property store.
+/// Output: the store with every active animation applied in order (later ones on top, additive ones
+/// added), and which animations are running and which have finished. Cost: O(animations · key-path
+/// work); transforms pay a decomposition per evaluation.
+package enum AnimationEvaluator {
+    package struct Report: Sendable, Equatable {
+        /// Animations whose begin time has passed and that are still within their active duration.
+        package var running: [AnimationID] = []
+        /// Animations whose active duration has ended.
+        package var finished: [AnimationID] = []
+        package init() {}
+    }
+
+    /// Applies `records` at layer-local time `time` to `store`.
+    package static func apply<Store: AnimatedPropertyStore>(_ records: [AnimationRecord], layerTime time: Double, to store: inout Store) -> Report {
+        var report = Report()
+        for record in records {
+            let state = record.timing.evaluate(parentTime: time)
+            if state.isFinished {
+                report.finished.append(record.id)
+            } else if time >= record.timing.beginTime {
+                report.running.append(record.id)
+            }
+            guard let progress = state.progress else { continue }
+            apply(record.content, progress: progress, iteration: state.iteration, timing: record.timing, to: &store)
+        }
+        return report
+    }
+
+    private static func apply<Store: AnimatedPropertyStore>(_ content: AnimationRecord.Content, progress: Double, iteration: Int,
+                                                            timing: MediaTimingParameters, to store: inout Store) {
+        switch content {
+        case .group(let children):
+            // Children run in the group's local time within its current iteration.
+            let groupTime = progress * timing.duration
+            for child in children {
+                let state = child.timing.evaluate(parentTime: groupTime)
+                guard let childProgress = state.progress else { continue }
+                apply(child.content, progress: childProgress, iteration: state.iteration, timing: child.timing, to: &store)
+            }
+        case .property(let animation):
+            let target = animation.target
+            let whole = store.animatedBaseValue(for: target)
+            // A nil property (no background color yet) animates from its neutral value (clear).
+            let currentPart = whole.flatMap { target.keyPath.subvalue(of: $0) }
+            guard let base = AnimatableValue(currentPart) ?? animation.neutralValue,
+                  let value = animation.value(progress: progress, iteration: iteration, duration: timing.duration, base: base),
+                  value.isFinite,
+                  let model = value.modelValue(like: currentPart) else { return }
+            if let whole {
+                guard let updated = target.keyPath.replacingSubvalue(in: whole, with: model) else { return }
+                store.setAnimatedValue(updated, for: target)
+            } else if target.keyPath.subPath.isEmpty {
+                store.setAnimatedValue(model, for: target)
+            }
+        }
+    }
+}
+
+extension PropertyAnimationRecord {
+    /// The animated value at `progress` (0…1 within iteration `iteration`) over `base`, the value
+    /// beneath the animation.
+    package func value(progress: Double, iteration: Int, duration: Double, base: AnimatableValue) -> AnimatableValue? {
+        let zero = AnimatableValue.subtract(base, base)
+        let underlying = additive ? (zero ?? base) : base
+        var result: AnimatableValue?
+        var change: AnimatableValue?
+        switch kind {
+        case let .basic(from, to, by):
+            let (a, b) = Self.endpoints(from: from, to: to, by: by, base: underlying)
+            let f = timingFunction?.value(at: progress) ?? progress
+            result = AnimatableValue.interpolate(a, b, f)
+            change = AnimatableValue.subtract(b, a)
+        case let .spring(from, to, by, spring):
+            let (a, b) = Self.endpoints(from: from, to: to, by: by, base: underlying)
+            result = AnimatableValue.interpolate(a, b, spring.value(at: progress * duration))
+            change = AnimatableValue.subtract(b, a)
+        case .keyframes(let track):
+            let f = timingFunction?.value(at: progress) ?? progress
+            result = track.value(at: f)
+            if let first = track.value(at: 0), let last = track.value(at: 1) { change = AnimatableValue.subtract(last, first) }
+        }
+        guard var value = result else { return nil }
+        if cumulative, iteration > 0, let change, let accumulated = AnimatableValue.scale(change, by: Double(iteration)),
+           let sum = AnimatableValue.add(value, accumulated) {
+            value = sum
+        }
+        if additive { return AnimatableValue.add(base, value) ?? value }
+        return value
+    }
+
+    /// The zero of the animated kind (clear for colors), standing in for a nil property value.
+    package var neutralValue: AnimatableValue? {
+        let sample: AnimatableValue?
+        switch kind {
+        case let .basic(from, to, by), let .spring(from, to, by, _): sample = from ?? to ?? by
+        case .keyframes(let track): sample = track.value(at: 0)
+        }
+        return sample.flatMap { AnimatableValue.subtract($0, $0) }
+    }
+
+    /// From and to, as Core Animation combines fromValue, toValue and byValue.
+    private static func endpoints(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?,
+                                  base: AnimatableValue) -> (AnimatableValue, AnimatableValue) {
+        switch (from, to, by) {
+        case let (from?, to?, _): return (from, to)
+        case let (from?, nil, by?): return (from, AnimatableValue.add(from, by) ?? from)
+        case let (nil, to?, by?): return (AnimatableValue.subtract(to, by) ?? to, to)
+        case let (from?, nil, nil): return (from, base)
+        case let (nil, to?, nil): return (base, to)
+        case let (nil, nil, by?): return (base, AnimatableValue.add(base, by) ?? base)
+        case (nil, nil, nil): return (base, base)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// Identifies one added animation across threads: the render thread reports start and stop by it.
+package struct AnimationID: Hashable, Sendable {
+    package let rawValue: UInt64
+    private static let counter = Atomic<UInt64>(0)
+    package static func next() -> AnimationID {
+        AnimationID(rawValue: counter.wrappingAdd(1, ordering: .relaxed).newValue)
+    }
+}
+
+/// An added animation as committed: immutable and `Sendable`, evaluated identically by the render thread
+/// and by `presentation()`. Its `beginTime` is resolved (in the layer's local time) and its `duration`
+/// is the transaction's when the animation had none.
+package struct AnimationRecord: Sendable {
+    package let id: AnimationID
+    /// The key the animation was added under.
+    package let key: String
+    package let timing: MediaTimingParameters
+    package let removedOnCompletion: Bool
+    package let content: Content
+
+    package indirect enum Content: Sendable {
+        case property(PropertyAnimationRecord)
+        /// A group: children run in the group's local time; the group's duration cuts them off.
+        case group([AnimationRecord])
+    }
+
+    package init(id: AnimationID, key: String, timing: MediaTimingParameters, removedOnCompletion: Bool, content: Content) {
+        self.id = id
+        self.key = key
+        self.timing = timing
+        self.removedOnCompletion = removedOnCompletion
+        self.content = content
+    }
+}
+
+/// What a property animation drives: a built-in property or a subclass property, plus the sub-path.
+package struct PropertyAnimationTarget: Sendable, Hashable {
+    package let keyPath: AnimationKeyPath
+    /// The built-in property, or nil for a subclass-declared key.
+    package let property: LayerPropertyKey?
+
+    /// Validates `keyPath` against `layer`; nil (with an `unknownKeyPath` diagnostic) when it names no
+    /// animatable property or sub-path.
+    package init?(keyPath: String?, layer: CALayer) {
+        guard let keyPath, !keyPath.isEmpty else {
+            LayerKitDiagnostics.emit(.unknownKeyPath(keyPath: keyPath ?? "<nil>"))
+            return nil
+        }
+        let path = AnimationKeyPath(keyPath)
+        let property = LayerPropertyKey(key: path.key)
+        if let property, !property.isAnimatable {
+            LayerKitDiagnostics.emit(.unknownKeyPath(keyPath: keyPath))
+            return nil
+        }
+        // The sub-path must exist on the current value (e.g. "position.z" does not).
+        guard let current = layer.value(forKey: path.key) ?? (property == nil ? nil : LayerDefaults.builtinValue(property!)),
+              path.subvalue(of: current) != nil else {
+            LayerKitDiagnostics.emit(.unknownKeyPath(keyPath: keyPath))
+            return nil
+        }
+        self.keyPath = path
+        self.property = property
+    }
+
+    /// Whether `values` (nil entries are absent) fit the animated value's type and are finite; a
+    /// diagnostic names the key path when not.
+    package func accepts(_ values: [AnimatableValue?], layer: CALayer) -> Bool {
+        let current = layer.value(forKey: keyPath.key).flatMap { keyPath.subvalue(of: $0) }
+        let reference = AnimatableValue(current)
+        for case let value? in values {
+            guard value.isFinite else {
+                LayerKitDiagnostics.emit(.nonFiniteGeometry(layer: layer.diagnosticName, keyPath: keyPath.description))
+                return false
+            }
+            if let reference, !value.hasSameKind(as: reference) {
+                LayerKitDiagnostics.emit(.valueTypeMismatch(keyPath: keyPath.description, expected: reference.kindName, got: value.kindName))
+                return false
+            }
+        }
+        return true
+    }
+}
+
+/// A property animation's values, committed.
+package struct PropertyAnimationRecord: Sendable {
+    package let target: PropertyAnimationTarget
+    package let additive: Bool
+    package let cumulative: Bool
+    package let timingFunction: CAMediaTimingFunction?
+    package let kind: Kind
+
+    package enum Kind: Sendable {
+        case basic(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
+        case keyframes(KeyframeTrack)
+        case spring(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?, spring: SpringSolution)
+    }
+}
+
+extension AnimatableValue {
+    /// Whether two values are of the same kind (both points, both scalars, …).
+    package func hasSameKind(as other: AnimatableValue) -> Bool { kindName == other.kindName }
+
+    package var kindName: String {
+        switch self {
+        case .scalar: "number"
+        case .point: "CGPoint"
+        case .size: "CGSize"
+        case .rect: "CGRect"
+        case .transform: "CATransform3D"
+        case .color: "CGColor"
+        case .discrete: "value"
+        }
+    }
+}

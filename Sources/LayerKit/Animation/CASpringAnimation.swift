@@ -1,0 +1,54 @@
+import Foundation
+
+/// Animates a property with the motion of a damped spring: `CASpringAnimation`.
+///
+/// The value follows the closed-form solution of `mass·x'' + damping·x' + stiffness·x = 0` from
+/// `fromValue` to `toValue` (combined with `byValue` as `CABasicAnimation` does), starting with
+/// `initialVelocity` (in units of the whole distance per second). `settlingDuration` is how long the
+/// motion takes to come to rest; set `duration` to it to see the whole motion.
+open class CASpringAnimation: CABasicAnimation {
+    public var mass: CGFloat = 1
+    public var stiffness: CGFloat = 100
+    public var damping: CGFloat = 10
+    public var initialVelocity: CGFloat = 0
+    /// Whether the spring may overshoot its target (iOS 17's `allowsOverdamping`-style switch is not
+    /// modelled; the damping decides).
+    public var settlingDuration: CFTimeInterval { solution.settlingDuration }
+
+    public override init() { super.init() }
+
+    /// A spring animation described perceptually: `duration` (seconds) and `bounce` (−1…1; 0 is
+    /// critically damped, positive overshoots), as iOS 17 defines them.
+    public convenience init(perceptualDuration duration: CFTimeInterval, bounce: CGFloat) {
+        self.init()
+        let parameters = SpringSolution(duration: Double(duration), bounce: Double(bounce))
+        mass = CGFloat(parameters.mass)
+        stiffness = CGFloat(parameters.stiffness)
+        damping = CGFloat(parameters.damping)
+    }
+
+    public required init(copying other: CAAnimation) {
+        super.init(copying: other)
+        guard let other = other as? CASpringAnimation else { return }
+        mass = other.mass
+        stiffness = other.stiffness
+        damping = other.damping
+        initialVelocity = other.initialVelocity
+    }
+
+    private var solution: SpringSolution {
+        SpringSolution(mass: Double(mass), stiffness: Double(stiffness), damping: Double(damping), initialVelocity: Double(initialVelocity))
+    }
+
+    override package func makeRecord(id: AnimationID, layer: CALayer) -> AnimationRecord.Content? {
+        guard case let .property(basic)? = super.makeRecord(id: id, layer: layer),
+              case let .basic(from, to, by) = basic.kind else { return nil }
+        guard mass > 0, stiffness > 0, damping >= 0, [mass, stiffness, damping, initialVelocity].allSatisfy(\.isFinite) else {
+            LayerKitDiagnostics.emit(.valueTypeMismatch(keyPath: keyPath ?? "", expected: "positive finite spring parameters",
+                                                        got: "mass \(mass), stiffness \(stiffness), damping \(damping)"))
+            return nil
+        }
+        return .property(PropertyAnimationRecord(target: basic.target, additive: isAdditive, cumulative: isCumulative,
+                                                 timingFunction: nil, kind: .spring(from: from, to: to, by: by, spring: solution)))
+    }
+}

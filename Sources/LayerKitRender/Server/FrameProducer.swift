@@ -1,0 +1,74 @@
+import LayerKit
+
+/// The render server's work for one frame, independent of threads and GPUs: apply commits, evaluate
+/// animations at the frame time, build the render graph, and keep animation bookkeeping.
+///
+/// Input: commit packets (`apply(_:)`), then `produceFrame(at:)` with the frame's absolute time.
+/// Output: the frame's `RenderGraph`, the animation events for the main thread (started, stopped), and
+/// whether anything still animates (`isAnimating`) — a host with nothing committed and nothing
+/// animating renders nothing. Finished animations that are removed on completion leave the render tree
+/// here, without waiting for the model. Cost: commit O(changes); frame O(visible layers + animations).
+package struct FrameProducer: Sendable {
+    package private(set) var tree = RenderTree()
+    package var root: LayerID?
+    package var builder: RenderGraphBuilder
+    package var clearColor: SIMD4<Float> = .zero
+
+    /// Animations already reported as started / stopped.
+    private var started = Set<AnimationID>()
+    private var stopped = Set<AnimationID>()
+    /// Whether the last frame had running animations (or animations waiting to begin).
+    package private(set) var isAnimating = false
+    /// Whether commits arrived since the last frame.
+    package private(set) var hasPendingChanges = true
+
+    package init(builder: RenderGraphBuilder) {
+        self.builder = builder
+    }
+
+    /// Applies a commit packet to the render tree.
+    package mutating func apply(_ packet: CommitPacket) {
+        tree.apply(packet)
+        hasPendingChanges = true
+    }
+
+    /// Replaces the tree with a snapshot (a new root).
+    package mutating func reset(root: LayerID?, snapshot: CommitPacket?) {
+        tree = RenderTree()
+        if let snapshot { tree.apply(snapshot) }
+        self.root = root
+        hasPendingChanges = true
+    }
+
+    /// Whether a frame at this point would differ from the last one.
+    package var needsFrame: Bool { hasPendingChanges || isAnimating }
+
+    /// Builds the frame at absolute time `time` and the animation events it produced.
+    package mutating func produceFrame(at time: Double) -> (graph: RenderGraph, events: [AnimationEvent]) {
+        let target = RenderTarget.frame(width: builder.targetWidth, height: builder.targetHeight)
+        guard let root else {
+            hasPendingChanges = false
+            isAnimating = false
+            return (RenderGraph(passes: [RenderPass(name: "frame", target: target, clearColor: clearColor, items: [])]), [])
+        }
+        var state = RenderGraphBuilder.AnimationState()
+        let graph = builder.build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state)
+        var events: [AnimationEvent] = []
+        for id in state.running where started.insert(id).inserted {
+            events.append(.started(id))
+        }
+        var finishedByLayer: [LayerID: Set<AnimationID>] = [:]
+        for (layer, id) in state.finished where !stopped.contains(id) {
+            stopped.insert(id)
+            if started.insert(id).inserted { events.append(.started(id)) }
+            events.append(.stopped(id))
+            finishedByLayer[layer, default: []].insert(id)
+        }
+        for (layer, ids) in finishedByLayer {
+            tree.removeAnimations(ids, from: layer, onlyIfRemovedOnCompletion: true)
+        }
+        hasPendingChanges = false
+        isAnimating = tree.hasAnimations(excludingFinished: stopped)
+        return (graph, events)
+    }
+}
