@@ -86,6 +86,7 @@ let package = Package(
         ),
         .testTarget(name: "LayerKitRenderTests", dependencies: ["LayerKitRender", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitVulkanTests", dependencies: ["LayerKitVulkan", "LayerKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayerKitSDLTests", dependencies: ["LayerKitSDL", "LayerKitTestSupport"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -18,6 +18,9 @@ struct LayerKitBench: ParsableCommand {
     @Option(help: "Layers in the model-memory scene.")
     var layers: Int = 100_000
 
+    @Option(help: "Frames to measure in frame-based scenes.")
+    var frames: Int = 60
+
     @Flag(help: "Print machine-readable JSON lines.")
     var json = false
 
@@ -26,6 +29,8 @@ struct LayerKitBench: ParsableCommand {
             let result: BenchmarkResult
             switch scene {
             case .modelMemory: result = ModelMemoryBenchmark(layerCount: layers).run()
+            case .animatedLayers: result = AnimatedLayersBenchmark(layerCount: 10_000, frames: frames).run()
+            case .commitOneChange: result = CommitCostBenchmark(layerCount: 100_000, repetitions: 200).run()
             }
             print(json ? result.json : result.text)
         }
@@ -35,6 +40,10 @@ struct LayerKitBench: ParsableCommand {
 enum BenchmarkScene: String, CaseIterable, ExpressibleByArgument {
     /// Bytes per layer on the model side.
     case modelMemory = "model-memory"
+    /// Render-thread cost per frame: 10,000 layers with three running animations each.
+    case animatedLayers = "animated-layers"
+    /// The cost of committing one property change in a 100,000-layer tree.
+    case commitOneChange = "commit-one-change"
 }
 
 /// Named counters of one scene, printed as text or JSON.

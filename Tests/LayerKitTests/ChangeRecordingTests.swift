@@ -7,10 +7,21 @@ import XCTest
 /// changed, with exactly the properties set; hierarchy edits as `sublayers` on every parent whose list
 /// changed; subclass keys by name; nothing for refused input. The log is process-wide, so every test
 /// drains it first.
+///
+/// Draining counts as a commit, after which property changes also add implicit animations (an
+/// `animations` change). Tests about property recording turn actions off for the implicit transaction;
+/// the two tests at the end pin how implicit animations show up.
 final class ChangeRecordingTests: XCTestCase {
     override func setUp() {
         super.setUp()
         _ = LayerChangeLog.shared.drain()
+        CATransaction.setDisableActions(true)
+    }
+
+    override func tearDown() {
+        CATransaction.setDisableActions(false)
+        _ = LayerChangeLog.shared.drain()
+        super.tearDown()
     }
 
     private func named(_ name: String) -> CALayer {
@@ -63,7 +74,8 @@ final class ChangeRecordingTests: XCTestCase {
         XCTAssertEqual(LayerChangeLog.shared.drain().count, 1)
         XCTAssertEqual(LayerChangeLog.shared.pendingLayerCount, 0)
         XCTAssertEqual(LayerChangeLog.shared.drain().count, 0)
-        XCTAssertTrue(layer.pendingChanges.isEmpty)
+        layer.zPosition = 2
+        XCTAssertEqual(LayerChangeLog.shared.drain().first?.properties.keys, [.zPosition])
     }
 
     func testALayerChangedAgainAfterADrainIsReportedAgainWithOnlyTheNewChange() {
@@ -241,6 +253,23 @@ final class ChangeRecordingTests: XCTestCase {
         XCTAssertEqual(changes.first?.customKeys, [])
         XCTAssertEqual(changes.first?.properties.keys, [.cornerRadius])
         XCTAssertFalse(changes.first?.properties.isSuperset(of: .customProperties) ?? true)
+    }
+
+    // MARK: - Implicit animations
+
+    func testANewLayersFirstChangesDoNotAnimate() {
+        CATransaction.setDisableActions(false)
+        let layer = CALayer()
+        layer.opacity = 0.5
+        XCTAssertEqual(LayerChangeLog.shared.drain().first?.properties.keys, [.opacity])
+    }
+
+    func testAChangeToACommittedLayerRecordsItsImplicitAnimationToo() {
+        let layer = quietly { named("a") }
+        CATransaction.setDisableActions(false)
+        layer.opacity = 0.5
+        XCTAssertEqual(LayerChangeLog.shared.drain().first?.properties.keys, [.opacity, .animations])
+        XCTAssertEqual(layer.animationKeys(), ["opacity"])
     }
 }
 

@@ -105,9 +105,9 @@ final class BackgroundColorRenderTests: CARendererTestCase {
         let renderer = try makeRenderer()
         renderer.layer = root
         XCTAssertEqual(PixelRGBA(try renderFrame(renderer), 32, 32), .red)
-        layer.backgroundColor = .testBlue
+        withoutAnimation { layer.backgroundColor = .testBlue }
         XCTAssertEqual(PixelRGBA(try renderFrame(renderer, atTime: 1), 32, 32), .blue)
-        layer.backgroundColor = nil
+        withoutAnimation { layer.backgroundColor = nil }
         XCTAssertEqual(PixelRGBA(try renderFrame(renderer, atTime: 2), 32, 32), .clear)
     }
 }

@@ -15,7 +15,7 @@ import XCTest
 /// sRGB (what Core Animation does), and the target is cleared to transparent.
 ///
 /// A failed pixel assertion writes `<test>-<name>-actual.png`, `-expected.png` and `-diff.png` into
-/// `$TMPDIR/layerkit-render-tests/` and says where (STYLE.md, guideline 11). In the diff image a pixel
+/// `$TMPDIR/layerkit-render-tests/` and says where in the failure message (STYLE.md, guideline 11). In the diff image a pixel
 /// outside the tolerance is magenta, one within it is grey (brighter for a larger difference), an equal
 /// one black, and a pixel the test does not check dark blue.
 class CARendererTestCase: XCTestCase {
@@ -58,6 +58,14 @@ class CARendererTestCase: XCTestCase {
         let renderer = try makeRenderer(width: width, height: height, scale: scale)
         renderer.layer = root
         return try renderFrame(renderer)
+    }
+
+    /// Makes model changes between frames with implicit animations off, so the next frame shows them.
+    func withoutAnimation(_ changes: () -> Void) {
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        changes()
+        CATransaction.commit()
     }
 
     // MARK: - Scene building
@@ -138,6 +146,22 @@ class CARendererTestCase: XCTestCase {
         }
     }
 
+    /// Coverage of a rotated rectangle: within `edgeTolerance` of the area along its edges, and within
+    /// 0.25 at the pixels whose centre is less than a pixel from a corner. There the renderer's one-pixel
+    /// ramp follows the nearer edge only: a corner on a pixel centre shows 0.5 for a quarter-pixel wedge.
+    func assertCoverage(
+        _ image: CGImage, _ name: String, of shape: RotatedRectShape, color: PixelRGBA = .white, edgeTolerance: Double,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        func nearCorner(_ x: Int, _ y: Int) -> Bool { shape.distanceToCorner(Double(x) + 0.5, Double(y) + 0.5) < 1 }
+        assertCoverage(image, name, color: color, tolerance: edgeTolerance, file: file, line: line) { x, y in
+            nearCorner(x, y) ? nil : self.areaCoverage(x: x, y: y, of: shape)
+        }
+        assertCoverage(image, name + "-corners", color: color, tolerance: 0.25, file: file, line: line) { x, y in
+            nearCorner(x, y) ? self.areaCoverage(x: x, y: y, of: shape) : nil
+        }
+    }
+
     /// Writes actual, expected and diff PNGs and returns a line saying where.
     func writeFailureImages(_ name: String, actual: CGImage, expected: [PixelRGBA?], tolerance: Int) -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("layerkit-render-tests")
@@ -175,9 +199,7 @@ class CARendererTestCase: XCTestCase {
             let path = "\(base)-\(suffix).png"
             if (try? image.pngData().write(to: URL(fileURLWithPath: path))) != nil { paths.append(path) }
         }
-        let message = "images written: " + paths.joined(separator: ", ")
-        print(message)
-        return message
+        return "images written: " + paths.joined(separator: ", ")
     }
 
     // MARK: - Independent geometry
@@ -194,6 +216,15 @@ class CARendererTestCase: XCTestCase {
             }
         }
         return Double(count) / Double(samples * samples)
+    }
+
+    /// The fraction of pixel (x, y)'s square inside `region`: 0 or 1 when the pixel centre is more than
+    /// half a diagonal from the boundary, otherwise `areaCoverage` with 64×64 samples.
+    func areaCoverage(x: Int, y: Int, of region: some PixelRegion) -> Double {
+        let distance = region.signedDistance(Double(x) + 0.5, Double(y) + 0.5)
+        if distance >= 0.7072 { return 0 }
+        if distance <= -0.7072 { return 1 }
+        return areaCoverage(x: x, y: y, inside: region.contains)
     }
 
     /// How much of a color of alpha 1 a pixel shows over the clear target: its alpha, 0…1.
@@ -305,9 +336,16 @@ extension CGColor {
     static let testYellow = CGColor(red: 1, green: 1, blue: 0, alpha: 1)
 }
 
+/// A region of the target, in pixels, whose coverage a test works out.
+protocol PixelRegion {
+    func contains(_ x: Double, _ y: Double) -> Bool
+    /// Euclidean distance to the boundary, negative inside (a lower bound suffices far from it).
+    func signedDistance(_ x: Double, _ y: Double) -> Double
+}
+
 /// A rounded rectangle in target pixels, for expected coverage: corner radii top-left, top-right,
 /// bottom-right, bottom-left (y down).
-struct RoundedRectShape {
+struct RoundedRectShape: PixelRegion {
     var minX, minY, maxX, maxY: Double
     var radii: (topLeft: Double, topRight: Double, bottomRight: Double, bottomLeft: Double)
 
@@ -334,5 +372,48 @@ struct RoundedRectShape {
             if dx > 0 && dy > 0 { return dx * dx + dy * dy <= c.r * c.r }
         }
         return true
+    }
+
+    func signedDistance(_ x: Double, _ y: Double) -> Double {
+        // Exact for the rounded box: per quadrant, the box shrunk by that corner's radius, then offset.
+        let cx = (minX + maxX) / 2, cy = (minY + maxY) / 2
+        let hx = (maxX - minX) / 2, hy = (maxY - minY) / 2
+        let qx = x - cx, qy = y - cy
+        let r = qx < 0 ? (qy < 0 ? radii.topLeft : radii.bottomLeft) : (qy < 0 ? radii.topRight : radii.bottomRight)
+        let dx = abs(qx) - hx + r, dy = abs(qy) - hy + r
+        let outside = (max(dx, 0) * max(dx, 0) + max(dy, 0) * max(dy, 0)).squareRoot()
+        return outside + min(max(dx, dy), 0) - r
+    }
+}
+
+/// A rectangle `width`×`height` centred at (centerX, centerY) and rotated by `angle` radians the way
+/// Core Animation rotates about z (local +x toward +y: clockwise on LayerKit's y-down screen).
+struct RotatedRectShape: PixelRegion {
+    var centerX, centerY, width, height, angle: Double
+
+    /// (x, y) in the rectangle's own axes, relative to its centre.
+    func local(_ x: Double, _ y: Double) -> (Double, Double) {
+        let dx = x - centerX, dy = y - centerY
+        let c = cos(angle), s = sin(angle)
+        // The inverse of (u, v) → (u c − v s, u s + v c).
+        return (dx * c + dy * s, -dx * s + dy * c)
+    }
+
+    func contains(_ x: Double, _ y: Double) -> Bool {
+        let (u, v) = local(x, y)
+        return abs(u) <= width / 2 && abs(v) <= height / 2
+    }
+
+    /// Distance from (x, y) to the nearest of the four corners.
+    func distanceToCorner(_ x: Double, _ y: Double) -> Double {
+        let (u, v) = local(x, y)
+        let du = abs(u) - width / 2, dv = abs(v) - height / 2
+        return (du * du + dv * dv).squareRoot()
+    }
+
+    func signedDistance(_ x: Double, _ y: Double) -> Double {
+        let (u, v) = local(x, y)
+        let dx = abs(u) - width / 2, dy = abs(v) - height / 2
+        return (max(dx, 0) * max(dx, 0) + max(dy, 0) * max(dy, 0)).squareRoot() + min(max(dx, dy), 0)
     }
 }

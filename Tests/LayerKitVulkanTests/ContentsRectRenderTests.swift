@@ -59,7 +59,7 @@ final class ContentsRectRenderTests: CARendererTestCase {
         let renderer = try makeRenderer()
         renderer.layer = root
         XCTAssertEqual(PixelRGBA(try renderFrame(renderer), 32, 32), .red)
-        layer.contentsRect = CGRect(x: 0.5, y: 0.5, width: 0.5, height: 0.5)
+        withoutAnimation { layer.contentsRect = CGRect(x: 0.5, y: 0.5, width: 0.5, height: 0.5) }
         XCTAssertEqual(PixelRGBA(try renderFrame(renderer, atTime: 1), 32, 32), .white)
     }
 }

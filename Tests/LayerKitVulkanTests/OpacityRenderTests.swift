@@ -43,20 +43,64 @@ final class OpacityRenderTests: CARendererTestCase {
     }
 
     func testOpacityScalesContentsAndBorder() throws {
-        // A layer at opacity 0.5 showing an opaque yellow image with a 2-point opaque blue border, over
-        // opaque black: image → (0.5, 0.5, 0, 1), border → (0, 0, 0.5, 1).
+        // A layer at opacity 0.5 with a 2-point opaque blue border and, centred well inside it, an 8×8
+        // opaque yellow image, over opaque black. The parts do not overlap, so group and per-part opacity
+        // agree: image → (0.5, 0.5, 0, 1), border → (0, 0, 0.5, 1).
         let root = makeRoot()
         makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), .black, in: root)
         let layer = makeLayer(CGRect(x: 16, y: 16, width: 32, height: 32), nil, in: root)
-        layer.contents = makeImage(width: 4, height: 4) { _, _ in .yellow }
+        layer.contents = makeImage(width: 8, height: 8) { _, _ in .yellow }
+        layer.contentsGravity = .center
         layer.borderWidth = 2
         layer.borderColor = .testBlue
         layer.opacity = 0.5
         let image = try render(root)
         assertPixels(image, "contents-and-border", tolerance: 1) { x, y in
             guard (16..<48).contains(x) && (16..<48).contains(y) else { return .black }
-            let inBorder = x < 18 || x >= 46 || y < 18 || y >= 46
-            return inBorder ? PixelRGBA(premultiplied: 0, 0, 0.5, 1) : PixelRGBA(premultiplied: 0.5, 0.5, 0, 1)
+            if x < 18 || x >= 46 || y < 18 || y >= 46 { return PixelRGBA(premultiplied: 0, 0, 0.5, 1) }
+            if (28..<36).contains(x) && (28..<36).contains(y) { return PixelRGBA(premultiplied: 0.5, 0.5, 0, 1) }
+            return .black
+        }
+    }
+
+    /// A parent at opacity 0.5 over opaque black, holding an opaque red sublayer overlapped by an opaque
+    /// blue one: the overlap is (8, 8)..<(24, 24) within red (0, 0)..<(24, 24) and blue (8, 8)..<(32, 32).
+    func makeOverlappingGroup(allowsGroupOpacity: Bool) -> CALayer {
+        let root = makeRoot()
+        makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), .black, in: root)
+        let group = makeLayer(CGRect(x: 16, y: 16, width: 32, height: 32), nil, in: root)
+        group.opacity = 0.5
+        group.allowsGroupOpacity = allowsGroupOpacity
+        makeLayer(CGRect(x: 0, y: 0, width: 24, height: 24), .testRed, in: group)
+        makeLayer(CGRect(x: 8, y: 8, width: 24, height: 24), .testBlue, in: group)
+        return root
+    }
+
+    func testGroupOpacityCompositesOverlappingSublayersAsOne() throws {
+        // allowsGroupOpacity (Core Animation's default): the group is flattened, then faded, so the red
+        // under the opaque blue does not show: overlap = 0.5 blue over black = (0, 0, 0.5, 1).
+        XCTAssertTrue(CALayer().allowsGroupOpacity)
+        let image = try render(makeOverlappingGroup(allowsGroupOpacity: true))
+        assertPixels(image, "group-opacity", tolerance: 1) { x, y in
+            guard (16..<48).contains(x) && (16..<48).contains(y) else { return .black }
+            if (24..<48).contains(x) && (24..<48).contains(y) { return PixelRGBA(premultiplied: 0, 0, 0.5, 1) }
+            if x < 40 && y < 40 { return PixelRGBA(premultiplied: 0.5, 0, 0, 1) }
+            return .black
+        }
+    }
+
+    func testWithoutGroupOpacityEachSublayerIsFadedOnItsOwn() throws {
+        // Each sublayer at 0.5 in turn: overlap = 0.5 blue over (0.5 red over black) = (0.25, 0, 0.5, 1).
+        let image = try render(makeOverlappingGroup(allowsGroupOpacity: false))
+        assertPixels(image, "per-layer-opacity", tolerance: 1) { x, y in
+            guard (16..<48).contains(x) && (16..<48).contains(y) else { return .black }
+            let inRed = x < 40 && y < 40, inBlue = x >= 24 && y >= 24
+            switch (inRed, inBlue) {
+            case (true, true): return PixelRGBA(premultiplied: 0.25, 0, 0.5, 1)
+            case (true, false): return PixelRGBA(premultiplied: 0.5, 0, 0, 1)
+            case (false, true): return PixelRGBA(premultiplied: 0, 0, 0.5, 1)
+            case (false, false): return .black
+            }
         }
     }
 
@@ -89,7 +133,7 @@ final class OpacityRenderTests: CARendererTestCase {
         let renderer = try makeRenderer()
         renderer.layer = root
         XCTAssertEqual(PixelRGBA(try renderFrame(renderer), 10, 10), .clear)
-        layer.isHidden = false
+        withoutAnimation { layer.isHidden = false }
         XCTAssertEqual(PixelRGBA(try renderFrame(renderer, atTime: 1), 10, 10), .red)
     }
 }

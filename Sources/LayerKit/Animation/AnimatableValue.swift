@@ -10,7 +10,8 @@ package enum AnimatableValue: Sendable, Equatable {
     case point(CGPoint)
     case size(CGSize)
     case rect(CGRect)
-    case transform(CATransform3D)
+    /// Boxed: a 128-byte matrix inline would make every value that size, and most animations are scalars.
+    indirect case transform(CATransform3D)
     /// Straight sRGB RGBA; interpolated per component, as Core Animation interpolates colors.
     case color(SIMD4<Double>)
     /// Anything else (booleans, images, paths, layers): changes discretely at the halfway point.

@@ -5,10 +5,10 @@ import Foundation
 /// `presentation()` reports is what the render thread draws.
 package protocol AnimatedPropertyStore {
     /// The current value of the whole property the target names (the model value, or what earlier
-    /// animations made of it).
-    func animatedBaseValue(for target: PropertyAnimationTarget) -> Any?
+    /// animations made of it); nil when unset (a nil color) or not held by this store.
+    func animatedBaseValue(for target: PropertyAnimationTarget) -> AnimatableValue?
     /// Stores a new value of the whole property.
-    mutating func setAnimatedValue(_ value: Any, for target: PropertyAnimationTarget)
+    mutating func setAnimatedValue(_ value: AnimatableValue, for target: PropertyAnimationTarget)
 }
 
 /// Evaluates committed animations at a time.
@@ -26,14 +26,17 @@ package enum AnimationEvaluator {
         package init() {}
     }
 
-    /// Applies `records` at layer-local time `time` to `store`.
-    package static func apply<Store: AnimatedPropertyStore>(_ records: [AnimationRecord], layerTime time: Double, to store: inout Store) -> Report {
+    /// Applies `records` at layer-local time `time` to `store`. `running` lists only animations in
+    /// `awaitingStart` when it is given (the render thread asks only about animations it has not yet
+    /// reported as started, so a steady frame allocates nothing).
+    package static func apply<Store: AnimatedPropertyStore>(_ records: [AnimationRecord], layerTime time: Double, to store: inout Store,
+                                                            awaitingStart: Set<AnimationID>? = nil) -> Report {
         var report = Report()
         for record in records {
             let state = record.timing.evaluate(parentTime: time)
             if state.isFinished {
                 report.finished.append(record.id)
-            } else if time >= record.timing.beginTime {
+            } else if time >= record.timing.beginTime, awaitingStart?.contains(record.id) ?? true {
                 report.running.append(record.id)
             }
             guard let progress = state.progress else { continue }
@@ -58,15 +61,14 @@ package enum AnimationEvaluator {
             let whole = store.animatedBaseValue(for: target)
             // A nil property (no background color yet) animates from its neutral value (clear).
             let currentPart = whole.flatMap { target.keyPath.subvalue(of: $0) }
-            guard let base = AnimatableValue(currentPart) ?? animation.neutralValue,
+            guard let base = currentPart ?? animation.neutralValue,
                   let value = animation.value(progress: progress, iteration: iteration, duration: timing.duration, base: base),
-                  value.isFinite,
-                  let model = value.modelValue(like: currentPart) else { return }
+                  value.isFinite else { return }
             if let whole {
-                guard let updated = target.keyPath.replacingSubvalue(in: whole, with: model) else { return }
+                guard let updated = target.keyPath.replacingSubvalue(in: whole, with: value) else { return }
                 store.setAnimatedValue(updated, for: target)
-            } else if target.keyPath.subPath.isEmpty {
-                store.setAnimatedValue(model, for: target)
+            } else if target.keyPath.component == .whole {
+                store.setAnimatedValue(value, for: target)
             }
         }
     }
@@ -76,27 +78,29 @@ extension PropertyAnimationRecord {
     /// The animated value at `progress` (0…1 within iteration `iteration`) over `base`, the value
     /// beneath the animation.
     package func value(progress: Double, iteration: Int, duration: Double, base: AnimatableValue) -> AnimatableValue? {
-        let zero = AnimatableValue.subtract(base, base)
-        let underlying = additive ? (zero ?? base) : base
+        // Additive animations interpolate offsets from zero; the others interpolate from the base.
+        let underlying = additive ? (AnimatableValue.subtract(base, base) ?? base) : base
         var result: AnimatableValue?
-        var change: AnimatableValue?
+        var ends: (AnimatableValue, AnimatableValue)?
         switch kind {
         case let .basic(from, to, by):
             let (a, b) = Self.endpoints(from: from, to: to, by: by, base: underlying)
             let f = timingFunction?.value(at: progress) ?? progress
             result = AnimatableValue.interpolate(a, b, f)
-            change = AnimatableValue.subtract(b, a)
+            ends = (a, b)
         case let .spring(from, to, by, spring):
             let (a, b) = Self.endpoints(from: from, to: to, by: by, base: underlying)
             result = AnimatableValue.interpolate(a, b, spring.value(at: progress * duration))
-            change = AnimatableValue.subtract(b, a)
+            ends = (a, b)
         case .keyframes(let track):
             let f = timingFunction?.value(at: progress) ?? progress
             result = track.value(at: f)
-            if let first = track.value(at: 0), let last = track.value(at: 1) { change = AnimatableValue.subtract(last, first) }
+            if cumulative, let first = track.value(at: 0), let last = track.value(at: 1) { ends = (first, last) }
         }
         guard var value = result else { return nil }
-        if cumulative, iteration > 0, let change, let accumulated = AnimatableValue.scale(change, by: Double(iteration)),
+        // Cumulative repeats start where the previous iteration ended.
+        if cumulative, iteration > 0, let (a, b) = ends, let change = AnimatableValue.subtract(b, a),
+           let accumulated = AnimatableValue.scale(change, by: Double(iteration)),
            let sum = AnimatableValue.add(value, accumulated) {
             value = sum
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A Core Animation key path, parsed once: the property key and the sub-path into its value
-/// (`"transform.rotation.z"` → key `transform`, sub-path `rotation.z`).
+/// (`"transform.rotation.z"` → key `transform`, component `.rotation(z)`).
 ///
 /// Sub-paths that Core Animation defines, by value type:
 /// - `CGPoint`: `x`, `y` · `CGSize`: `width`, `height`
@@ -9,172 +9,161 @@ import Foundation
 /// - `CATransform3D`: `rotation.x|y|z` (Euler angles; `rotation` is `rotation.z`), `scale.x|y|z` (`scale`
 ///   reads the mean of the three and sets all three), `translation.x|y|z` (`translation` is a `CGSize` of
 ///   x and y). Reading decomposes the matrix; writing replaces that component and recomposes.
+///
+/// The same code serves key-value coding (`value(forKeyPath:)`) and animation evaluation, on typed
+/// `AnimatableValue`s, so a sub-path reads and writes identically everywhere.
 package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
     /// The property key: `"transform"` in `"transform.rotation.z"`.
     package let key: String
     /// The components after the key: `["rotation", "z"]`.
     package let subPath: [String]
+    /// The sub-path, parsed; nil when it names nothing LayerKit knows.
+    package let component: Component?
+
+    /// A part of a value.
+    package enum Component: Hashable, Sendable {
+        case whole
+        case x, y, width, height
+        case origin, size, originX, originY, sizeWidth, sizeHeight
+        /// Transform parts; an axis index 0…2, or nil for the combined form.
+        case rotation(Int), scale(Int?), translation(Int?)
+    }
 
     package init(_ keyPath: String) {
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         key = parts[0]
         subPath = Array(parts.dropFirst())
+        component = Self.parse(subPath)
     }
 
     package var description: String { ([key] + subPath).joined(separator: ".") }
 
+    private static func parse(_ path: [String]) -> Component? {
+        let axes = ["x": 0, "y": 1, "z": 2]
+        switch path.count {
+        case 0: return .whole
+        case 1:
+            switch path[0] {
+            case "x": return .x
+            case "y": return .y
+            case "width": return .width
+            case "height": return .height
+            case "origin": return .origin
+            case "size": return .size
+            case "rotation": return .rotation(2)
+            case "scale": return .scale(nil)
+            case "translation": return .translation(nil)
+            default: return nil
+            }
+        case 2:
+            switch (path[0], path[1]) {
+            case ("origin", "x"): return .originX
+            case ("origin", "y"): return .originY
+            case ("size", "width"): return .sizeWidth
+            case ("size", "height"): return .sizeHeight
+            case ("rotation", let axis): return axes[axis].map { .rotation($0) }
+            case ("scale", let axis): return axes[axis].map { .scale($0) }
+            case ("translation", let axis): return axes[axis].map { .translation($0) }
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    // MARK: - Typed access (animation)
+
     /// The part of `value` the sub-path names, or nil when the value has no such part.
-    package func subvalue(of value: Any) -> Any? {
-        if subPath.isEmpty { return value }
-        switch value {
-        case let point as CGPoint: return Self.read(point, subPath)
-        case let size as CGSize: return Self.read(size, subPath)
-        case let rect as CGRect: return Self.read(rect, subPath)
-        case let transform as CATransform3D: return Self.read(transform, subPath)
+    package func subvalue(of value: AnimatableValue) -> AnimatableValue? {
+        switch (component, value) {
+        case (.whole?, _): return value
+        case let (.x?, .point(p)): return .scalar(Double(p.x))
+        case let (.y?, .point(p)): return .scalar(Double(p.y))
+        case let (.width?, .size(s)): return .scalar(Double(s.width))
+        case let (.height?, .size(s)): return .scalar(Double(s.height))
+        case let (.origin?, .rect(r)): return .point(r.origin)
+        case let (.size?, .rect(r)): return .size(r.size)
+        case let (.originX?, .rect(r)): return .scalar(Double(r.origin.x))
+        case let (.originY?, .rect(r)): return .scalar(Double(r.origin.y))
+        case let (.sizeWidth?, .rect(r)): return .scalar(Double(r.size.width))
+        case let (.sizeHeight?, .rect(r)): return .scalar(Double(r.size.height))
+        case let (.rotation(axis)?, .transform(t)):
+            return .scalar(CATransform3DIsIdentity(t) ? 0 : t.rotationAngles[axis])
+        case let (.scale(axis)?, .transform(t)):
+            let scale = CATransform3DIsIdentity(t) ? SIMD3<Double>(1, 1, 1) : t.scaleComponents
+            return .scalar(axis.map { scale[$0] } ?? (scale.x + scale.y + scale.z) / 3)
+        case let (.translation(axis)?, .transform(t)):
+            let translation = SIMD3(Double(t.m41), Double(t.m42), Double(t.m43))
+            if let axis { return .scalar(translation[axis]) }
+            return .size(CGSize(width: translation.x, height: translation.y))
         default: return nil
         }
     }
 
-    /// `value` with the part the sub-path names replaced by `newPart`, or nil when the value has no such
-    /// part or `newPart` has the wrong type.
-    package func replacingSubvalue(in value: Any, with newPart: Any) -> Any? {
-        if subPath.isEmpty { return newPart }
-        switch value {
-        case let point as CGPoint: return Self.write(point, subPath, newPart)
-        case let size as CGSize: return Self.write(size, subPath, newPart)
-        case let rect as CGRect: return Self.write(rect, subPath, newPart)
-        case let transform as CATransform3D: return Self.write(transform, subPath, newPart)
-        default: return nil
-        }
-    }
-
-    // MARK: - Points, sizes, rectangles
-
-    private static func read(_ point: CGPoint, _ path: [String]) -> Any? {
-        switch path {
-        case ["x"]: point.x
-        case ["y"]: point.y
-        default: nil
-        }
-    }
-
-    private static func write(_ point: CGPoint, _ path: [String], _ part: Any) -> Any? {
-        guard let scalar = scalarValue(part) else { return nil }
-        var result = point
-        switch path {
-        case ["x"]: result.x = scalar
-        case ["y"]: result.y = scalar
-        default: return nil
-        }
-        return result
-    }
-
-    private static func read(_ size: CGSize, _ path: [String]) -> Any? {
-        switch path {
-        case ["width"]: size.width
-        case ["height"]: size.height
-        default: nil
-        }
-    }
-
-    private static func write(_ size: CGSize, _ path: [String], _ part: Any) -> Any? {
-        guard let scalar = scalarValue(part) else { return nil }
-        var result = size
-        switch path {
-        case ["width"]: result.width = scalar
-        case ["height"]: result.height = scalar
-        default: return nil
-        }
-        return result
-    }
-
-    private static func read(_ rect: CGRect, _ path: [String]) -> Any? {
-        switch path.first {
-        case "origin": path.count == 1 ? rect.origin : read(rect.origin, Array(path.dropFirst()))
-        case "size": path.count == 1 ? rect.size : read(rect.size, Array(path.dropFirst()))
-        default: nil
-        }
-    }
-
-    private static func write(_ rect: CGRect, _ path: [String], _ part: Any) -> Any? {
-        var result = rect
-        switch path.first {
-        case "origin":
-            if path.count == 1 {
-                guard let origin = part as? CGPoint else { return nil }
-                result.origin = origin
-            } else {
-                guard let origin = write(rect.origin, Array(path.dropFirst()), part) as? CGPoint else { return nil }
-                result.origin = origin
+    /// `value` with the part the sub-path names replaced by `part`, or nil when the value has no such
+    /// part or `part` has the wrong kind.
+    package func replacingSubvalue(in value: AnimatableValue, with part: AnimatableValue) -> AnimatableValue? {
+        if component == .whole { return part }
+        switch (component, value, part) {
+        case let (.x?, .point(p), .scalar(v)): return .point(CGPoint(x: v, y: p.y))
+        case let (.y?, .point(p), .scalar(v)): return .point(CGPoint(x: p.x, y: v))
+        case let (.width?, .size(s), .scalar(v)): return .size(CGSize(width: v, height: s.height))
+        case let (.height?, .size(s), .scalar(v)): return .size(CGSize(width: s.width, height: v))
+        case let (.origin?, .rect(r), .point(p)): return .rect(CGRect(origin: p, size: r.size))
+        case let (.size?, .rect(r), .size(s)): return .rect(CGRect(origin: r.origin, size: s))
+        case let (.originX?, .rect(r), .scalar(v)): return .rect(CGRect(x: v, y: r.minY, width: r.width, height: r.height))
+        case let (.originY?, .rect(r), .scalar(v)): return .rect(CGRect(x: r.minX, y: v, width: r.width, height: r.height))
+        case let (.sizeWidth?, .rect(r), .scalar(v)): return .rect(CGRect(x: r.minX, y: r.minY, width: v, height: r.height))
+        case let (.sizeHeight?, .rect(r), .scalar(v)): return .rect(CGRect(x: r.minX, y: r.minY, width: r.width, height: v))
+        case let (.rotation(axis)?, .transform(t), .scalar(angle)):
+            if CATransform3DIsIdentity(t) {
+                // The common case (a spinning layer): no decomposition needed.
+                let axisVector = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)][axis]
+                return .transform(CATransform3DMakeRotation(angle, axisVector.0, axisVector.1, axisVector.2))
             }
-        case "size":
-            if path.count == 1 {
-                guard let size = part as? CGSize else { return nil }
-                result.size = size
-            } else {
-                guard let size = write(rect.size, Array(path.dropFirst()), part) as? CGSize else { return nil }
-                result.size = size
-            }
-        default:
-            return nil
-        }
-        return result
-    }
-
-    // MARK: - Transforms
-
-    private static let axes = ["x": 0, "y": 1, "z": 2]
-
-    private static func read(_ transform: CATransform3D, _ path: [String]) -> Any? {
-        switch (path.first, path.count) {
-        case ("rotation", 1): return CGFloat(transform.rotationAngles.z)
-        case ("rotation", 2): return axes[path[1]].map { CGFloat(transform.rotationAngles[$0]) }
-        case ("scale", 1):
-            let scale = transform.scaleComponents
-            return CGFloat((scale.x + scale.y + scale.z) / 3)
-        case ("scale", 2): return axes[path[1]].map { CGFloat(transform.scaleComponents[$0]) }
-        case ("translation", 1):
-            let translation = transform.translationComponents
-            return CGSize(width: translation.x, height: translation.y)
-        case ("translation", 2): return axes[path[1]].map { CGFloat(transform.translationComponents[$0]) }
-        default: return nil
-        }
-    }
-
-    private static func write(_ transform: CATransform3D, _ path: [String], _ part: Any) -> Any? {
-        guard var parts = transform.decomposed() ?? (CATransform3DIsIdentity(transform) ? .identity : nil) else {
-            return nil
-        }
-        let axis = path.count == 2 ? axes[path[1]] : nil
-        if path.count == 2 && axis == nil { return nil }
-        switch (path.first, path.count) {
-        case ("rotation", 1), ("rotation", 2):
-            guard let angle = scalarValue(part) else { return nil }
+            guard var parts = t.decomposed() else { return nil }
             var angles = parts.rotationAngles
-            angles[axis ?? 2] = Double(angle)
+            angles[axis] = angle
             let rotation = CATransform3DConcat(
-                CATransform3DConcat(CATransform3DMakeRotation(CGFloat(angles.x), 1, 0, 0),
-                                    CATransform3DMakeRotation(CGFloat(angles.y), 0, 1, 0)),
-                CATransform3DMakeRotation(CGFloat(angles.z), 0, 0, 1))
+                CATransform3DConcat(CATransform3DMakeRotation(angles.x, 1, 0, 0), CATransform3DMakeRotation(angles.y, 0, 1, 0)),
+                CATransform3DMakeRotation(angles.z, 0, 0, 1))
             guard let rotationParts = rotation.decomposed() else { return nil }
             parts.quaternion = rotationParts.quaternion
-        case ("scale", 1):
-            guard let scale = scalarValue(part) else { return nil }
-            parts.scale = SIMD3(repeating: Double(scale))
-        case ("scale", 2):
-            guard let scale = scalarValue(part) else { return nil }
-            parts.scale[axis!] = Double(scale)
-        case ("translation", 1):
-            guard let size = part as? CGSize else { return nil }
-            parts.translation.x = Double(size.width)
-            parts.translation.y = Double(size.height)
-        case ("translation", 2):
-            guard let offset = scalarValue(part) else { return nil }
-            parts.translation[axis!] = Double(offset)
-        default:
-            return nil
+            return .transform(CATransform3D(decomposition: parts))
+        case let (.scale(axis)?, .transform(t), .scalar(factor)):
+            guard var parts = t.decomposed() ?? (CATransform3DIsIdentity(t) ? .identity : nil) else { return nil }
+            if let axis { parts.scale[axis] = factor } else { parts.scale = SIMD3(repeating: factor) }
+            return .transform(CATransform3D(decomposition: parts))
+        case let (.translation(axis)?, .transform(t), _):
+            // Translation is exactly m41…m43 (the decomposition keeps it there), so set it directly.
+            var result = t
+            switch (axis, part) {
+            case let (0?, .scalar(v)): result.m41 = v
+            case let (1?, .scalar(v)): result.m42 = v
+            case let (2?, .scalar(v)): result.m43 = v
+            case let (nil, .size(s)): result.m41 = s.width; result.m42 = s.height
+            default: return nil
+            }
+            return .transform(result)
+        default: return nil
         }
-        return CATransform3D(decomposition: parts)
+    }
+
+    // MARK: - Model values (key-value coding)
+
+    /// The part of a model value the sub-path names (a `CGFloat` for scalar parts), or nil.
+    package func subvalue(of value: Any) -> Any? {
+        if component == .whole { return value }
+        guard let typed = AnimatableValue(value), let part = subvalue(of: typed) else { return nil }
+        return part.modelValue(like: nil)
+    }
+
+    /// A model value with the named part replaced, or nil when it has no such part or `newPart` has
+    /// the wrong type.
+    package func replacingSubvalue(in value: Any, with newPart: Any) -> Any? {
+        if component == .whole { return newPart }
+        guard let typed = AnimatableValue(value), let part = AnimatableValue(newPart),
+              let updated = replacingSubvalue(in: typed, with: part) else { return nil }
+        return updated.modelValue(like: value)
     }
 }
 

@@ -12,8 +12,8 @@ package struct AnimationID: Hashable, Sendable {
 
 /// An added animation as committed: immutable and `Sendable`, evaluated identically by the render thread
 /// and by `presentation()`. Its `beginTime` is resolved (in the layer's local time) and its `duration`
-/// is the transaction's when the animation had none.
-package struct AnimationRecord: Sendable {
+/// is the transaction's when the animation had none. A class: frames iterate records without copying them.
+package final class AnimationRecord: Sendable {
     package let id: AnimationID
     /// The key the animation was added under.
     package let key: String
@@ -55,9 +55,10 @@ package struct PropertyAnimationTarget: Sendable, Hashable {
             LayerKitDiagnostics.emit(.unknownKeyPath(keyPath: keyPath))
             return nil
         }
-        // The sub-path must exist on the current value (e.g. "position.z" does not).
-        guard let current = layer.value(forKey: path.key) ?? (property == nil ? nil : LayerDefaults.builtinValue(property!)),
-              path.subvalue(of: current) != nil else {
+        // The sub-path must exist on the current value (e.g. "position.z" does not); an unset optional
+        // property (a nil color) can only be animated whole.
+        let current = layer.value(forKey: path.key)
+        guard path.component != nil, current.map({ path.subvalue(of: $0) != nil }) ?? (path.component == .whole) else {
             LayerKitDiagnostics.emit(.unknownKeyPath(keyPath: keyPath))
             return nil
         }
@@ -84,8 +85,8 @@ package struct PropertyAnimationTarget: Sendable, Hashable {
     }
 }
 
-/// A property animation's values, committed.
-package struct PropertyAnimationRecord: Sendable {
+/// A property animation's values, committed (a class: evaluation reads it without copying).
+package final class PropertyAnimationRecord: Sendable {
     package let target: PropertyAnimationTarget
     package let additive: Bool
     package let cumulative: Bool
@@ -96,6 +97,14 @@ package struct PropertyAnimationRecord: Sendable {
         case basic(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
         case keyframes(KeyframeTrack)
         case spring(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?, spring: SpringSolution)
+    }
+
+    package init(target: PropertyAnimationTarget, additive: Bool, cumulative: Bool, timingFunction: CAMediaTimingFunction?, kind: Kind) {
+        self.target = target
+        self.additive = additive
+        self.cumulative = cumulative
+        self.timingFunction = timingFunction
+        self.kind = kind
     }
 }
 

@@ -194,6 +194,8 @@ package struct KeyframeTrack: Sendable {
         }
         let start = times[index], end = times[index + 1]
         var local = end > start ? (p - start) / (end - start) : 1
+        // Before the first key time the first value holds, after the last the last (no extrapolation).
+        local = min(max(local, 0), 1)
         if p <= 0 { local = 0 }
         if let functions = timingFunctions { local = functions[index].value(at: min(max(local, 0), 1)) }
         switch segments[index] {

@@ -11,9 +11,15 @@ open class CASpringAnimation: CABasicAnimation {
     public var stiffness: CGFloat = 100
     public var damping: CGFloat = 10
     public var initialVelocity: CGFloat = 0
-    /// Whether the spring may overshoot its target (iOS 17's `allowsOverdamping`-style switch is not
-    /// modelled; the damping decides).
-    public var settlingDuration: CFTimeInterval { solution.settlingDuration }
+    /// Whether a damping ratio above 1 is honoured (false: treated as critically damped, as Core
+    /// Animation does by default).
+    public var allowsOverdamping = false
+    /// How long the motion takes to settle within 0.1% of the distance, in the animation's own time
+    /// (divided by its speed), as Core Animation computes it.
+    public var settlingDuration: CFTimeInterval {
+        let seconds = solution.settlingDuration / Double(max(abs(speed), .leastNonzeroMagnitude))
+        return min(seconds, Double(Float.greatestFiniteMagnitude))
+    }
 
     public override init() { super.init() }
 
@@ -25,6 +31,7 @@ open class CASpringAnimation: CABasicAnimation {
         mass = CGFloat(parameters.mass)
         stiffness = CGFloat(parameters.stiffness)
         damping = CGFloat(parameters.damping)
+        allowsOverdamping = true
     }
 
     public required init(copying other: CAAnimation) {
@@ -34,10 +41,12 @@ open class CASpringAnimation: CABasicAnimation {
         stiffness = other.stiffness
         damping = other.damping
         initialVelocity = other.initialVelocity
+        allowsOverdamping = other.allowsOverdamping
     }
 
     private var solution: SpringSolution {
-        SpringSolution(mass: Double(mass), stiffness: Double(stiffness), damping: Double(damping), initialVelocity: Double(initialVelocity))
+        SpringSolution(mass: Double(mass), stiffness: Double(stiffness), damping: Double(damping),
+                       initialVelocity: Double(initialVelocity), allowsOverdamping: allowsOverdamping)
     }
 
     override package func makeRecord(id: AnimationID, layer: CALayer) -> AnimationRecord.Content? {

@@ -18,6 +18,10 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
     case unknownKeyPath(keyPath: String)
     /// A value of the wrong type was set for a key path; the previous value stays.
     case valueTypeMismatch(keyPath: String, expected: String, got: String)
+    /// A path operation got a NaN or infinite coordinate; the path is unchanged.
+    case nonFinitePathGeometry(operation: String)
+    /// A path operation could not apply (no current point, a negative radius); the path is unchanged.
+    case invalidPathOperation(operation: String, reason: String)
 
     /// The case name, used as log metadata and for filtering.
     public var name: String {
@@ -29,6 +33,8 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case .invalidSublayerEdit: "invalidSublayerEdit"
         case .unknownKeyPath: "unknownKeyPath"
         case .valueTypeMismatch: "valueTypeMismatch"
+        case .nonFinitePathGeometry: "nonFinitePathGeometry"
+        case .invalidPathOperation: "invalidPathOperation"
         }
     }
 
@@ -48,6 +54,10 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
             "unknown key path '\(keyPath)'"
         case let .valueTypeMismatch(keyPath, expected, got):
             "'\(keyPath)' expects \(expected), got \(got); the previous value stays"
+        case let .nonFinitePathGeometry(operation):
+            "CGMutablePath.\(operation): refused a non-finite coordinate; the path is unchanged"
+        case let .invalidPathOperation(operation, reason):
+            "CGMutablePath.\(operation): \(reason); the path is unchanged"
         }
     }
 }

@@ -211,12 +211,16 @@ open class CGPath: Equatable, Hashable, CustomDebugStringConvertible {
 
     /// Called when an add or move call is refused because a coordinate (or a value that makes one) is
     /// NaN or infinite; the path is left as it was. A hook for diagnostics, deliberately silent for now.
-    static func refuseNonFinite(_ operation: String) {}
+    static func refuseNonFinite(_ operation: String) {
+        LayerKitDiagnostics.emit(.nonFinitePathGeometry(operation: operation))
+    }
 
     /// Called when an add call is refused for a reason other than non-finite input — no current point
     /// for a segment to start from, or a negative tangent-arc radius; the path is left as it was. Core
-    /// Graphics logs these; a hook for diagnostics, deliberately silent for now.
-    static func refuseInvalidArgument(_ operation: String, reason: String) {}
+    /// Graphics logs these; LayerKit emits a diagnostic.
+    static func refuseInvalidArgument(_ operation: String, reason: String) {
+        LayerKitDiagnostics.emit(.invalidPathOperation(operation: operation, reason: reason))
+    }
 }
 
 // An immutable path never changes after init, so sharing it is safe. A CGMutablePath has to restate the

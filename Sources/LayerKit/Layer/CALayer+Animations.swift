@@ -90,12 +90,13 @@ extension CALayer {
         let now = convertTime(CACurrentMediaTime(), from: nil)
         for index in list.entries.indices where list.entries[index].record == nil {
             let entry = list.entries[index]
+            // Resolve first: a group hands its (resolved) duration to children that have none.
+            if entry.animation.beginTime == 0 { entry.animation.beginTime = now }
+            if entry.animation.duration == 0 { entry.animation.duration = entry.transactionDuration }
             guard let content = entry.animation.makeRecord(id: entry.id, layer: self) else {
                 dropped.append(entry.id)
                 continue
             }
-            if entry.animation.beginTime == 0 { entry.animation.beginTime = now }
-            if entry.animation.duration == 0 { entry.animation.duration = entry.transactionDuration }
             list.entries[index].record = AnimationRecord(
                 id: entry.id, key: entry.key, timing: entry.animation.timingParameters,
                 removedOnCompletion: entry.animation.isRemovedOnCompletion, content: content)

@@ -21,6 +21,8 @@ extension CALayer {
     /// The value of the property named `key` (nil for an unset optional or an unknown, unset key).
     public func value(forKey key: String) -> Any? {
         if let property = LayerPropertyKey(key: key) { return builtinValue(property) }
+        // `frame` is derived, not stored, but key-value coding reaches it as Core Animation's does.
+        if key == "frame" { return frame }
         return storage[.custom(key)] ?? type(of: self).defaultValue(forKey: key)
     }
 
@@ -29,6 +31,13 @@ extension CALayer {
     public func setValue(_ value: Any?, forKey key: String) {
         if let property = LayerPropertyKey(key: key) {
             setBuiltinValue(value, for: property, keyPath: key)
+            return
+        }
+        if key == "frame" {
+            guard let rect = value as? CGRect else {
+                return LayerKitDiagnostics.emit(.valueTypeMismatch(keyPath: key, expected: "CGRect", got: value.map { "\(type(of: $0))" } ?? "nil"))
+            }
+            frame = rect
             return
         }
         if let value, !acceptsGeometry(value, keyPath: key) { return }
@@ -88,7 +97,7 @@ extension CALayer {
     }
 
     private func setBuiltinValue(_ value: Any?, for key: LayerPropertyKey, keyPath: String) {
-        guard let coerced = coerce(value, to: key) else {
+        guard let coerced = Self.coerce(value, to: key) else {
             let got = value.map { "\(type(of: $0))" } ?? "nil"
             return LayerKitDiagnostics.emit(.valueTypeMismatch(keyPath: keyPath, expected: "\(key.valueKind)", got: got))
         }
@@ -114,8 +123,8 @@ extension CALayer {
     }
 
     /// `value` as the exact Swift type `key` stores (an optional property's nil as `Optional.none`), or
-    /// nil when it cannot be.
-    private func coerce(_ value: Any?, to key: LayerPropertyKey) -> Any? {
+    /// nil when it cannot be. Also what subclass defaults go through (`LayerDefaults`).
+    package static func coerce(_ value: Any?, to key: LayerPropertyKey) -> Any? {
         let none: Any = Optional<Any>.none as Any
         switch key.valueKind {
         case .float: return value.flatMap(scalarValue)

@@ -65,12 +65,13 @@ extension CALayer {
 private struct PresentationCopyStore: AnimatedPropertyStore {
     let layer: CALayer
 
-    func animatedBaseValue(for target: PropertyAnimationTarget) -> Any? {
-        layer.value(forKey: target.keyPath.key)
+    func animatedBaseValue(for target: PropertyAnimationTarget) -> AnimatableValue? {
+        AnimatableValue(layer.value(forKey: target.keyPath.key))
     }
 
-    mutating func setAnimatedValue(_ value: Any, for target: PropertyAnimationTarget) {
-        layer.setValue(value, forKey: target.keyPath.key)
+    mutating func setAnimatedValue(_ value: AnimatableValue, for target: PropertyAnimationTarget) {
+        let key = target.keyPath.key
+        layer.setValue(value.modelValue(like: layer.value(forKey: key)), forKey: key)
     }
 }
 
@@ -79,11 +80,12 @@ private struct PropertyOverlayStore: AnimatedPropertyStore {
     let layer: CALayer
     var overrides: [String: Any] = [:]
 
-    func animatedBaseValue(for target: PropertyAnimationTarget) -> Any? {
-        overrides[target.keyPath.key] ?? layer.value(forKey: target.keyPath.key)
+    func animatedBaseValue(for target: PropertyAnimationTarget) -> AnimatableValue? {
+        AnimatableValue(overrides[target.keyPath.key] ?? layer.value(forKey: target.keyPath.key))
     }
 
-    mutating func setAnimatedValue(_ value: Any, for target: PropertyAnimationTarget) {
-        overrides[target.keyPath.key] = value
+    mutating func setAnimatedValue(_ value: AnimatableValue, for target: PropertyAnimationTarget) {
+        let key = target.keyPath.key
+        overrides[key] = value.modelValue(like: layer.value(forKey: key))
     }
 }

@@ -223,11 +223,15 @@ package final class LayerDefaults: @unchecked Sendable {
         let id = ObjectIdentifier(layerClass)
         if let table = tables.withLock({ $0[id] }) { return table }
         let values = LayerPropertyKey.allCases.map { key -> Any in
-            let candidate = layerClass.defaultValue(forKey: key.key)
             let builtin = builtinValue(key)
-            // A subclass default of the wrong type would break typed reads; keep the built-in one.
-            guard let candidate, type(of: candidate) == type(of: builtin) || isNilValue(builtin) else { return builtin }
-            return candidate
+            guard let candidate = layerClass.defaultValue(forKey: key.key) else { return builtin }
+            // Converted as key-value coding converts (a number literal for a CGFloat property); a default
+            // that cannot be converted keeps the built-in one, with a diagnostic.
+            guard let converted = CALayer.coerce(candidate, to: key) else {
+                LayerKitDiagnostics.emit(.valueTypeMismatch(keyPath: key.key, expected: "\(key.valueKind)", got: "\(type(of: candidate))"))
+                return builtin
+            }
+            return converted
         }
         let table = LayerDefaults(values: values)
         tables.withLock { $0[id] = table }

@@ -29,6 +29,8 @@ package struct LayerInstance: Equatable, Sendable {
     package var clipRect: SIMD4<Float>
     /// Corner radii of `clipRect`: (top-left, top-right, bottom-right, bottom-left).
     package var clipRadii: SIMD4<Float>
+    /// Padding to sixteen vec4s (256 bytes), the instance stride the shader reads.
+    package var reserved: SIMD4<Float> = .zero
 
     package struct Flags: OptionSet, Sendable {
         package let rawValue: UInt32
@@ -82,6 +84,7 @@ package struct LayerInstance: Equatable, Sendable {
         lhs.localToClip == rhs.localToClip && lhs.quad == rhs.quad && lhs.uv == rhs.uv && lhs.color == rhs.color
             && lhs.shape == rhs.shape && lhs.shapeRadii == rhs.shapeRadii && lhs.params == rhs.params
             && lhs.clipFromLocal == rhs.clipFromLocal && lhs.clipRect == rhs.clipRect && lhs.clipRadii == rhs.clipRadii
+            && lhs.reserved == rhs.reserved
     }
 
     /// Bytes per instance as the shader reads them (16 vec4s).

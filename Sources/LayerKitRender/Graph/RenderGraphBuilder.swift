@@ -11,7 +11,9 @@ import LayerKit
 /// the target is a plane homography built top-down: `world(child) = flatten(placement(child) ·
 /// sublayerSpace(parent)) · world(parent)`. `masksToBounds` becomes an analytic rounded-rect clip that
 /// the layer's contents and sublayers carry (the innermost clip when clips nest). Opacity multiplies down
-/// the tree (group opacity with offscreen passes comes with the render-graph work).
+/// the tree (group opacity with offscreen passes comes with the render-graph work). Contents under an odd
+/// number of `isGeometryFlipped` superlayers are laid out mirrored within the bounds (Core Animation's
+/// `contentsAreFlipped()`), so the image stays upright on screen and `.top` shows at the visual top.
 /// Skipped: hidden or fully transparent subtrees, layers facing away with `isDoubleSided == false`,
 /// subtrees under a singular or non-finite transform; a layer with an empty or negative size draws
 /// nothing of its own but still draws its sublayers. Cost: O(visible layers).
@@ -32,7 +34,9 @@ package struct RenderGraphBuilder {
 
     /// What building a frame found out about animations, for the render server's bookkeeping.
     package struct AnimationState: Sendable {
-        /// Animations running at the frame's time (begun, not finished).
+        /// Input: animations not yet reported as started; only these are listed in `running`.
+        package var awaitingStart = Set<AnimationID>()
+        /// Animations of `awaitingStart` running at the frame's time (begun, not finished).
         package var running: [AnimationID] = []
         /// Animations past their active duration, with the layer they are on.
         package var finished: [(layer: LayerID, animation: AnimationID)] = []
@@ -49,6 +53,7 @@ package struct RenderGraphBuilder {
     package func build(tree: RenderTree, root: LayerID, time: Double, clearColor: SIMD4<Float>,
                        animations: inout AnimationState) -> RenderGraph {
         var items: [DrawItem] = []
+        items.reserveCapacity(tree.nodes.count)
         if let rootNode = tree[root] {
             // Root's superlayer space → pixels.
             let toPixels = CATransform3DConcat(
@@ -73,8 +78,9 @@ package struct RenderGraphBuilder {
     private func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
         let localTime = node.timing.localTime(fromParentTime: parentTime)
         guard !node.animations.isEmpty else { return (node, localTime) }
-        var presented = node
-        let report = AnimationEvaluator.apply(node.animations, layerTime: localTime, to: &presented)
+        var presented = node.copy()
+        let report = AnimationEvaluator.apply(node.animations, layerTime: localTime, to: &presented,
+                                              awaitingStart: context.animations.awaitingStart)
         context.animations.running.append(contentsOf: report.running)
         context.animations.finished.append(contentsOf: report.finished.map { (node.id, $0) })
         return (presented, localTime)
@@ -108,9 +114,19 @@ package struct RenderGraphBuilder {
         let edgeFlags: LayerInstance.Flags = node.allowsEdgeAntialiasing ? [.antialiasEdges] : []
 
         func instance(quad: CGRect, color: SIMD4<Float>, shape: CGRect, shapeRadii: SIMD4<Float>, flags: LayerInstance.Flags,
-                      uv: CGRect = CGRect(x: 0, y: 0, width: 1, height: 1), clip: (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>)?) -> LayerInstance {
+                      uv: SIMD4<Float> = SIMD4(0, 0, 1, 1), clip: (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>)?) -> LayerInstance {
+            var quadRect = quad
+            var uvRect = uv
+            if node.allowsEdgeAntialiasing, quad.width > 0, quad.height > 0 {
+                // The rasterizer only shades pixels the quad covers: grow it by a pixel so the outer half
+                // of the antialiased edge exists too (texture coordinates extend at the same rate).
+                let pad = Self.onePixelInLayerUnits(homography, at: CGPoint(x: quad.midX, y: quad.midY))
+                quadRect = quad.insetBy(dx: -pad, dy: -pad)
+                let du = (uv.z - uv.x) / Float(quad.width) * Float(pad), dv = (uv.w - uv.y) / Float(quad.height) * Float(pad)
+                uvRect = SIMD4(uv.x - du, uv.y - dv, uv.z + du, uv.w + dv)
+            }
             var result = LayerInstance(
-                localToClip: localToClip, quad: Self.vector(quad), uv: Self.vector(uv), color: color,
+                localToClip: localToClip, quad: Self.vector(quadRect), uv: uvRect, color: color,
                 shape: Self.vector(shape), shapeRadii: shapeRadii, flags: flags.union(edgeFlags))
             if let clip {
                 result.clipFromLocal = clip.fields
@@ -131,7 +147,8 @@ package struct RenderGraphBuilder {
         // The clip this layer imposes on its contents and sublayers.
         var ownClip = inheritedClip
         if node.masksToBounds {
-            ownClip = Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse)
+            let clip = Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse)
+            ownClip = inheritedClip.map { Self.intersect(outer: $0, inner: clip, innerToPixels: homography) } ?? clip
         }
         let ownClipFields = ownClip.map { clipInstanceFields($0, localToPixels: homography) }
 
@@ -146,10 +163,18 @@ package struct RenderGraphBuilder {
                                          magnification: Self.filter(node.magnificationFilter))
             let tint = SIMD4<Float>(repeating: Float(opacity))
             for piece in ContentsLayout.pieces(destination: destination, imageSize: imageSize, contentsRect: crop, center: node.contentsCenter) {
-                let shape = piece.rect
+                // Flipped contents are laid out in a space mirrored within the bounds (as Core Animation
+                // renders contents when `contentsAreFlipped()`), so the image stays upright on screen and
+                // the swapped vertical gravities land where they name: mirror the piece and its v range.
+                var rect = piece.rect
+                var uv = Self.vector(piece.uv)
+                if contentsFlipped {
+                    rect.origin.y = node.bounds.minY + node.bounds.maxY - piece.rect.maxY
+                    uv = SIMD4(uv.x, uv.w, uv.z, uv.y)
+                }
                 items.append(DrawItem(
-                    instance: instance(quad: piece.rect, color: tint, shape: shape, shapeRadii: .zero, flags: [.textured],
-                                       uv: piece.uv, clip: ownClipFields),
+                    instance: instance(quad: rect, color: tint, shape: rect, shapeRadii: .zero, flags: [.textured],
+                                       uv: uv, clip: ownClipFields),
                     texture: binding))
             }
         }
@@ -158,11 +183,14 @@ package struct RenderGraphBuilder {
         if !node.sublayers.isEmpty {
             let sublayerSpace = CATransform3DConcat(Self.sublayerSpaceTransform(of: node), toPixels)
             let tree = context.tree
-            let children = node.sublayers.compactMap { tree[$0] }
-                .map { presented($0, parentTime: localTime, context: &context) }
-                .enumerated()
-                .sorted { $0.element.0.zPosition != $1.element.0.zPosition ? $0.element.0.zPosition < $1.element.0.zPosition : $0.offset < $1.offset }
-            for (_, (child, childTime)) in children {
+            var children = node.sublayers.compactMap { tree[$0] }.map { presented($0, parentTime: localTime, context: &context) }
+            // Back to front by zPosition, stable; most layers keep their siblings at zPosition 0.
+            if children.contains(where: { $0.0.zPosition != 0 }) {
+                children = children.enumerated()
+                    .sorted { $0.element.0.zPosition != $1.element.0.zPosition ? $0.element.0.zPosition < $1.element.0.zPosition : $0.offset < $1.offset }
+                    .map(\.element)
+            }
+            for (child, childTime) in children {
                 visit(child, localTime: childTime, parentSpace: sublayerSpace, opacity: opacity, clip: ownClip,
                       contentsFlipped: contentsFlipped != node.isGeometryFlipped, context: &context, into: &items)
             }
@@ -213,6 +241,60 @@ package struct RenderGraphBuilder {
         return result
     }
 
+    /// One analytic clip standing for two nested ones.
+    ///
+    /// When the inner clip's space maps onto the outer's by scale and translation (the usual nesting),
+    /// the intersection is itself a rectangle in the outer space, and each of its corners keeps the
+    /// radius of the clip it came from. When the inner clip is rotated or projected relative to the
+    /// outer one, whichever clip lies wholly inside the other is exact; otherwise the inner clip is kept
+    /// (clipping by stencil for that case comes with the render-graph work).
+    private static func intersect(outer: Clip, inner: Clip, innerToPixels: PlaneHomography) -> Clip {
+        let innerToOuter = innerToPixels.concatenating(outer.toPixelsInverse)
+        let (r0, r1, r2) = (innerToOuter.r0, innerToOuter.r1, innerToOuter.r2)
+        let axisAligned = abs(r0.y) < 1e-9 && abs(r1.x) < 1e-9 && abs(r0.z) < 1e-9 && abs(r1.z) < 1e-9 && abs(r2.z - 1) < 1e-9
+        func mapped(_ p: CGPoint) -> CGPoint {
+            let h = innerToOuter.apply(p)
+            return CGPoint(x: h.x / h.z, y: h.y / h.z)
+        }
+        let corners = [CGPoint(x: inner.rect.minX, y: inner.rect.minY), CGPoint(x: inner.rect.maxX, y: inner.rect.minY),
+                       CGPoint(x: inner.rect.maxX, y: inner.rect.maxY), CGPoint(x: inner.rect.minX, y: inner.rect.maxY)].map(mapped)
+        if axisAligned && r0.x > 0 && r1.y > 0 {
+            let innerInOuter = CGRect(x: corners[0].x, y: corners[0].y, width: corners[2].x - corners[0].x, height: corners[2].y - corners[0].y)
+            let rect = outer.rect.intersection(innerInOuter)
+            guard !rect.isNull else { return Clip(rect: .zero, radii: .zero, toPixelsInverse: outer.toPixelsInverse) }
+            let innerScale = Float(min(r0.x, r1.y))
+            // Corner order: top-left, top-right, bottom-right, bottom-left.
+            let rectCorners = [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.maxX, rect.maxY), (rect.minX, rect.maxY)]
+            let outerCorners = [(outer.rect.minX, outer.rect.minY), (outer.rect.maxX, outer.rect.minY),
+                                (outer.rect.maxX, outer.rect.maxY), (outer.rect.minX, outer.rect.maxY)]
+            let innerCorners = [(innerInOuter.minX, innerInOuter.minY), (innerInOuter.maxX, innerInOuter.minY),
+                                (innerInOuter.maxX, innerInOuter.maxY), (innerInOuter.minX, innerInOuter.maxY)]
+            var radii = SIMD4<Float>.zero
+            for i in 0..<4 {
+                let atOuter = rectCorners[i] == outerCorners[i] ? outer.radii[i] : 0
+                let atInner = rectCorners[i] == innerCorners[i] ? inner.radii[i] * innerScale : 0
+                radii[i] = max(atOuter, atInner)
+            }
+            return Clip(rect: rect, radii: radii, toPixelsInverse: outer.toPixelsInverse)
+        }
+        // Rotated or projected nesting: keep the clip that matters.
+        let inset = CGFloat(outer.radii.max())
+        let safeOuter = outer.rect.insetBy(dx: inset * 0.3, dy: inset * 0.3)
+        if corners.allSatisfy({ safeOuter.contains($0) }) { return inner }
+        if let outerToInner = innerToOuter.inverted() {
+            let outerCorners = [CGPoint(x: outer.rect.minX, y: outer.rect.minY), CGPoint(x: outer.rect.maxX, y: outer.rect.minY),
+                                CGPoint(x: outer.rect.maxX, y: outer.rect.maxY), CGPoint(x: outer.rect.minX, y: outer.rect.maxY)]
+            let innerInset = CGFloat(inner.radii.max()) * 0.3
+            let safeInner = inner.rect.insetBy(dx: innerInset, dy: innerInset)
+            let outerInInner = outerCorners.map { p -> CGPoint in
+                let h = outerToInner.apply(p)
+                return CGPoint(x: h.x / h.z, y: h.y / h.z)
+            }
+            if outerInInner.allSatisfy({ safeInner.contains($0) }) { return outer }
+        }
+        return inner
+    }
+
     typealias ClipFields = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
 
     /// The instance fields for `clip` seen from a layer mapped to pixels by `localToPixels`: the rows of
@@ -224,6 +306,20 @@ package struct RenderGraphBuilder {
                       SIMD4<Float>(Float(c1.x), Float(c1.y), Float(c1.z), 0),
                       SIMD4<Float>(Float(c2.x), Float(c2.y), Float(c2.z), 0))
         return (fields, clip.rect, clip.radii)
+    }
+
+    /// The length in layer units of one target pixel near `point` (from the map's local area scale).
+    private static func onePixelInLayerUnits(_ toPixels: PlaneHomography, at point: CGPoint) -> CGFloat {
+        func project(_ p: CGPoint) -> SIMD2<Double>? {
+            let h = toPixels.apply(p)
+            return h.z > 0 ? SIMD2(h.x / h.z, h.y / h.z) : nil
+        }
+        guard let p0 = project(point), let px = project(CGPoint(x: point.x + 1, y: point.y)),
+              let py = project(CGPoint(x: point.x, y: point.y + 1)) else { return 1 }
+        let ex = px - p0, ey = py - p0
+        let pixelsPerUnit = abs(ex.x * ey.y - ex.y * ey.x).squareRoot()
+        guard pixelsPerUnit.isFinite, pixelsPerUnit > 1e-6 else { return 1 }
+        return CGFloat(1 / pixelsPerUnit)
     }
 
     /// Corner radii (top-left, top-right, bottom-right, bottom-left), clamped to half the shorter side

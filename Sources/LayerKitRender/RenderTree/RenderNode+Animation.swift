@@ -1,59 +1,58 @@
 import LayerKit
 
-// Render nodes as animation targets: the evaluator reads and writes their properties by key, with the
-// same value types the model uses (so a `Float` opacity animates the same here as in `presentation()`).
+// Render nodes as animation targets: the evaluator reads and writes their properties by key as typed
+// animatable values (no dynamic casts on the render thread).
 
 extension RenderNode: AnimatedPropertyStore {
-    package func animatedBaseValue(for target: PropertyAnimationTarget) -> Any? {
+    package func animatedBaseValue(for target: PropertyAnimationTarget) -> AnimatableValue? {
         guard let property = target.property else { return nil }
         switch property {
-        case .bounds: return bounds
-        case .position: return position
-        case .zPosition: return zPosition
-        case .anchorPoint: return anchorPoint
-        case .anchorPointZ: return anchorPointZ
-        case .transform: return transform
-        case .sublayerTransform: return sublayerTransform
-        case .contentsScale: return contentsScale
-        case .backgroundColor: return backgroundColor
-        case .cornerRadius: return cornerRadius
-        case .borderWidth: return borderWidth
-        case .borderColor: return borderColor
-        case .opacity: return Float(opacity)
-        case .isHidden: return isHidden
-        case .isDoubleSided: return isDoubleSided
-        case .masksToBounds: return masksToBounds
-        case .contents: return contents
-        case .contentsRect: return contentsRect
-        case .contentsCenter: return contentsCenter
-        case .maskedCorners: return CACornerMask(rawValue: maskedCorners)
+        case .bounds: return .rect(bounds)
+        case .position: return .point(position)
+        case .zPosition: return .scalar(Double(zPosition))
+        case .anchorPoint: return .point(anchorPoint)
+        case .anchorPointZ: return .scalar(Double(anchorPointZ))
+        case .transform: return .transform(transform)
+        case .sublayerTransform: return .transform(sublayerTransform)
+        case .contentsScale: return .scalar(Double(contentsScale))
+        case .backgroundColor: return backgroundColor.flatMap { AnimatableValue($0) }
+        case .cornerRadius: return .scalar(Double(cornerRadius))
+        case .borderWidth: return .scalar(Double(borderWidth))
+        case .borderColor: return borderColor.flatMap { AnimatableValue($0) }
+        case .opacity: return .scalar(Double(opacity))
+        case .isHidden: return .discrete(DiscreteValue(isHidden))
+        case .isDoubleSided: return .discrete(DiscreteValue(isDoubleSided))
+        case .masksToBounds: return .discrete(DiscreteValue(masksToBounds))
+        case .contents: return contents.map { .discrete(DiscreteValue($0)) }
+        case .contentsRect: return .rect(contentsRect)
+        case .contentsCenter: return .rect(contentsCenter)
         default: return nil
         }
     }
 
-    package mutating func setAnimatedValue(_ value: Any, for target: PropertyAnimationTarget) {
+    package func setAnimatedValue(_ value: AnimatableValue, for target: PropertyAnimationTarget) {
         guard let property = target.property else { return }
         switch (property, value) {
-        case (.bounds, let v as CGRect): bounds = v
-        case (.position, let v as CGPoint): position = v
-        case (.zPosition, let v as CGFloat): zPosition = v
-        case (.anchorPoint, let v as CGPoint): anchorPoint = v
-        case (.anchorPointZ, let v as CGFloat): anchorPointZ = v
-        case (.transform, let v as CATransform3D): transform = v
-        case (.sublayerTransform, let v as CATransform3D): sublayerTransform = v
-        case (.contentsScale, let v as CGFloat): contentsScale = v
-        case (.backgroundColor, let v as CGColor): backgroundColor = v
-        case (.cornerRadius, let v as CGFloat): cornerRadius = v
-        case (.borderWidth, let v as CGFloat): borderWidth = v
-        case (.borderColor, let v as CGColor): borderColor = v
-        case (.opacity, let v as Float): opacity = CGFloat(v)
-        case (.isHidden, let v as Bool): isHidden = v
-        case (.isDoubleSided, let v as Bool): isDoubleSided = v
-        case (.masksToBounds, let v as Bool): masksToBounds = v
-        case (.contents, let v as CGImage): contents = v
-        case (.contentsRect, let v as CGRect): contentsRect = v
-        case (.contentsCenter, let v as CGRect): contentsCenter = v
-        case (.maskedCorners, let v as CACornerMask): maskedCorners = v.rawValue
+        case (.bounds, .rect(let v)): bounds = v
+        case (.position, .point(let v)): position = v
+        case (.zPosition, .scalar(let v)): zPosition = CGFloat(v)
+        case (.anchorPoint, .point(let v)): anchorPoint = v
+        case (.anchorPointZ, .scalar(let v)): anchorPointZ = CGFloat(v)
+        case (.transform, .transform(let v)): transform = v
+        case (.sublayerTransform, .transform(let v)): sublayerTransform = v
+        case (.contentsScale, .scalar(let v)): contentsScale = CGFloat(v)
+        case (.backgroundColor, .color), (.borderColor, .color):
+            let color = value.modelValue(like: nil) as? CGColor
+            if property == .backgroundColor { backgroundColor = color } else { borderColor = color }
+        case (.cornerRadius, .scalar(let v)): cornerRadius = CGFloat(v)
+        case (.borderWidth, .scalar(let v)): borderWidth = CGFloat(v)
+        case (.opacity, .scalar(let v)): opacity = CGFloat(v)
+        case (.isHidden, .discrete(let d)): isHidden = d.value as? Bool ?? isHidden
+        case (.isDoubleSided, .discrete(let d)): isDoubleSided = d.value as? Bool ?? isDoubleSided
+        case (.masksToBounds, .discrete(let d)): masksToBounds = d.value as? Bool ?? masksToBounds
+        case (.contents, .discrete(let d)): contents = d.value as? CGImage
+        case (.contentsRect, .rect(let v)): contentsRect = v
+        case (.contentsCenter, .rect(let v)): contentsCenter = v
         default: break
         }
     }

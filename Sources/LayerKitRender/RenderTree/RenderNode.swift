@@ -3,8 +3,10 @@ import LayerKit
 /// The render server's copy of one layer: the properties the renderer reads, as last committed.
 ///
 /// Updated only by `RenderTree.apply(_:)`; read by the graph builder. Sublayers and mask are referred to
-/// by `LayerID`, so the render tree never touches model objects.
-package struct RenderNode: Sendable {
+/// by `LayerID`, so the render tree never touches model objects. A class, so that walking the tree each
+/// frame costs no copies; only the render thread touches it (hence `@unchecked Sendable`). An animated
+/// frame evaluates on a `copy()`, never on the committed node.
+package final class RenderNode: @unchecked Sendable {
     package let id: LayerID
 
     // Geometry
@@ -54,8 +56,27 @@ package struct RenderNode: Sendable {
         self.id = id
     }
 
+    /// A copy of every property, for evaluating animations without touching the committed values.
+    package func copy() -> RenderNode {
+        let copy = RenderNode(id: id)
+        copy.bounds = bounds; copy.position = position; copy.zPosition = zPosition
+        copy.anchorPoint = anchorPoint; copy.anchorPointZ = anchorPointZ
+        copy.transform = transform; copy.sublayerTransform = sublayerTransform
+        copy.isGeometryFlipped = isGeometryFlipped; copy.contentsScale = contentsScale
+        copy.backgroundColor = backgroundColor; copy.cornerRadius = cornerRadius; copy.maskedCorners = maskedCorners
+        copy.borderWidth = borderWidth; copy.borderColor = borderColor; copy.opacity = opacity
+        copy.isHidden = isHidden; copy.isOpaque = isOpaque; copy.isDoubleSided = isDoubleSided
+        copy.allowsEdgeAntialiasing = allowsEdgeAntialiasing; copy.masksToBounds = masksToBounds
+        copy.contents = contents; copy.contentsGravity = contentsGravity; copy.contentsRect = contentsRect
+        copy.contentsCenter = contentsCenter; copy.minificationFilter = minificationFilter
+        copy.magnificationFilter = magnificationFilter
+        copy.sublayers = sublayers; copy.mask = mask
+        copy.beginTime = beginTime; copy.timeOffset = timeOffset; copy.speed = speed; copy.animations = animations
+        return copy
+    }
+
     /// Takes one committed value. Values of the wrong shape are ignored (the model already checked them).
-    package mutating func apply(_ key: LayerPropertyKey, _ value: LayerPropertyValue) {
+    package func apply(_ key: LayerPropertyKey, _ value: LayerPropertyValue) {
         switch (key, value) {
         case (.bounds, .rect(let v)): bounds = v
         case (.position, .point(let v)): position = v

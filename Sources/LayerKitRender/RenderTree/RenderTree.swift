@@ -10,6 +10,8 @@ package struct RenderTree: Sendable {
     package internal(set) var nodes: [LayerID: RenderNode] = [:]
     /// Layers that have animations, so a frame need not scan the whole tree to know if it animates.
     package private(set) var animatedLayers = Set<LayerID>()
+    /// Animations that arrived in commits since this was last cleared (the render server reports their start).
+    package var newAnimations = Set<AnimationID>()
 
     package init() {}
 
@@ -18,9 +20,20 @@ package struct RenderTree: Sendable {
     /// Applies a commit packet.
     package mutating func apply(_ packet: CommitPacket) {
         for change in packet.changes {
-            var node = nodes[change.layer] ?? RenderNode(id: change.layer)
-            for (key, value) in change.values { node.apply(key, value) }
-            nodes[change.layer] = node
+            let node: RenderNode
+            if let existing = nodes[change.layer] {
+                node = existing
+            } else {
+                node = RenderNode(id: change.layer)
+                nodes[change.layer] = node
+            }
+            for (key, value) in change.values {
+                if key == .animations, case .animations(let records) = value {
+                    let known = Set(node.animations.map(\.id))
+                    for record in records where !known.contains(record.id) { newAnimations.insert(record.id) }
+                }
+                node.apply(key, value)
+            }
             if node.animations.isEmpty { animatedLayers.remove(change.layer) } else { animatedLayers.insert(change.layer) }
         }
     }
@@ -44,9 +57,8 @@ package struct RenderTree: Sendable {
 extension RenderTree {
     /// Drops animations `ids` from `layer` (those removed on completion only, when asked).
     package mutating func removeAnimations(_ ids: Set<AnimationID>, from layer: LayerID, onlyIfRemovedOnCompletion: Bool) {
-        guard var node = nodes[layer] else { return }
+        guard let node = nodes[layer] else { return }
         node.animations.removeAll { ids.contains($0.id) && (!onlyIfRemovedOnCompletion || $0.removedOnCompletion) }
-        nodes[layer] = node
         if node.animations.isEmpty { animatedLayers.remove(layer) }
     }
 

@@ -14,8 +14,8 @@ package struct FrameProducer: Sendable {
     package var builder: RenderGraphBuilder
     package var clearColor: SIMD4<Float> = .zero
 
-    /// Animations already reported as started / stopped.
-    private var started = Set<AnimationID>()
+    /// Animations committed but not yet reported as started; animations already reported as stopped.
+    private var awaitingStart = Set<AnimationID>()
     private var stopped = Set<AnimationID>()
     /// Whether the last frame had running animations (or animations waiting to begin).
     package private(set) var isAnimating = false
@@ -51,16 +51,19 @@ package struct FrameProducer: Sendable {
             isAnimating = false
             return (RenderGraph(passes: [RenderPass(name: "frame", target: target, clearColor: clearColor, items: [])]), [])
         }
+        awaitingStart.formUnion(tree.newAnimations)
+        tree.newAnimations.removeAll()
         var state = RenderGraphBuilder.AnimationState()
+        state.awaitingStart = awaitingStart
         let graph = builder.build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state)
         var events: [AnimationEvent] = []
-        for id in state.running where started.insert(id).inserted {
+        for id in state.running where awaitingStart.remove(id) != nil {
             events.append(.started(id))
         }
         var finishedByLayer: [LayerID: Set<AnimationID>] = [:]
         for (layer, id) in state.finished where !stopped.contains(id) {
             stopped.insert(id)
-            if started.insert(id).inserted { events.append(.started(id)) }
+            if awaitingStart.remove(id) != nil { events.append(.started(id)) }
             events.append(.stopped(id))
             finishedByLayer[layer, default: []].insert(id)
         }

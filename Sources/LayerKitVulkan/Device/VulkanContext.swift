@@ -33,7 +33,7 @@ package final class VulkanContext: @unchecked Sendable {
     let logger: Logger
     /// Held by every renderer call: the allocator and caches here are shared by all renderers.
     let access = ExclusiveAccess(name: "VulkanContext")
-    private var cachedLayerPipeline: LayerPipeline?
+    private var cachedLayerPipelines: [VkFormat.RawValue: LayerPipeline] = [:]
 
     /// Creates an instance and a device.
     ///
@@ -42,21 +42,24 @@ package final class VulkanContext: @unchecked Sendable {
     ///   - validation: force validation on or off; nil reads `LK_VALIDATION`.
     ///   - deviceName: a substring of the device to use; nil reads `LK_DEVICE`.
     ///   - pipelineCache: where the pipeline cache lives on disk.
+    ///   - instanceExtensions: extra instance extensions (a window system's surface extensions).
+    ///   - deviceExtensions: device extensions to enable (`VK_KHR_swapchain` to present to a window).
     /// - Throws: `VulkanError.noVulkanDriver` / `.noUsableDevice` (naming the Debian packages to install),
     ///   `.validationLayerMissing`, or a failed call.
     package init(
         applicationName: String, validation: Bool? = nil, deviceName: String? = nil,
-        pipelineCache: PipelineCacheLocation = .userCache
+        pipelineCache: PipelineCacheLocation = .userCache, instanceExtensions: [String] = [], deviceExtensions: [String] = []
     ) throws {
         let environment = ProcessInfo.processInfo.environment
         var logger = Logger(label: "LayerKit.Vulkan")
         logger[metadataKey: "subsystem"] = "vulkan"
         self.logger = logger
         let validate = validation ?? (environment[Self.validationEnvironmentVariable] == "1")
-        instance = try VulkanInstance(applicationName: applicationName, validation: validate, log: ValidationLog(logger: logger))
+        instance = try VulkanInstance(
+            applicationName: applicationName, validation: validate, log: ValidationLog(logger: logger), extraExtensions: instanceExtensions)
         let candidates = try DeviceSelection.candidates(of: instance.handle)
         let chosen = try DeviceSelection.choose(from: candidates, override: deviceName ?? environment[DeviceSelection.environmentVariable])
-        device = try VulkanDevice(instance: instance, candidate: chosen)
+        device = try VulkanDevice(instance: instance, candidate: chosen, extensions: deviceExtensions)
         allocator = MemoryAllocator(device: device)
         let cacheDirectory: URL?
         switch pipelineCache {
@@ -95,11 +98,11 @@ package final class VulkanContext: @unchecked Sendable {
     /// The on-disk pipeline cache file, if persistence is on.
     package var pipelineCacheFile: URL? { pipelineCache.fileURL }
 
-    /// The layer-quad pipeline, compiled once per context.
-    func layerPipeline() throws -> LayerPipeline {
-        if let cachedLayerPipeline { return cachedLayerPipeline }
-        let pipeline = try LayerPipeline(device: device, cache: pipelineCache)
-        cachedLayerPipeline = pipeline
+    /// The layer-quad pipeline for color targets of `format`, compiled once per context and format.
+    func layerPipeline(format: VkFormat = GPUImage.format) throws -> LayerPipeline {
+        if let cached = cachedLayerPipelines[format.rawValue] { return cached }
+        let pipeline = try LayerPipeline(device: device, cache: pipelineCache, format: format)
+        cachedLayerPipelines[format.rawValue] = pipeline
         return pipeline
     }
 }

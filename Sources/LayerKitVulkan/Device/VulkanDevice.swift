@@ -17,7 +17,8 @@ final class VulkanDevice {
     var name: String { fixedString(properties.deviceName) }
     var limits: VkPhysicalDeviceLimits { properties.limits }
 
-    init(instance: VulkanInstance, candidate: PhysicalDeviceCandidate) throws {
+    /// - Parameter extensions: device extensions to enable (`VK_KHR_swapchain` for a window).
+    init(instance: VulkanInstance, candidate: PhysicalDeviceCandidate, extensions: [String] = []) throws {
         guard let physicalDevice = candidate.handle, let family = candidate.graphicsQueueFamily else {
             throw VulkanError.noUsableDevice("\(candidate.name) has no graphics queue")
         }
@@ -42,6 +43,8 @@ final class VulkanDevice {
         info.queueCreateInfoCount = 1
         info.pQueueCreateInfos = UnsafePointer(arena.pointer(to: queueInfo))
         info.pEnabledFeatures = UnsafePointer(arena.pointer(to: VkPhysicalDeviceFeatures()))
+        info.enabledExtensionCount = UInt32(extensions.count)
+        info.ppEnabledExtensionNames = UnsafePointer(arena.cStrings(extensions))
         var device: VkDevice?
         try check(vkCreateDevice(physicalDevice, &info, nil, &device), "vkCreateDevice(\(candidate.name))")
         guard let device else { throw VulkanError.noUsableDevice("vkCreateDevice returned no device") }

@@ -20,14 +20,20 @@ final class VulkanInstance {
     private var messenger: VkDebugUtilsMessengerEXT?
     private let destroyMessenger: PFN_vkDestroyDebugUtilsMessengerEXT?
 
-    init(applicationName: String, validation: Bool, log: ValidationLog) throws {
+    /// - Parameter extraExtensions: instance extensions the caller needs (a window system's surface
+    ///   extensions); a missing one throws `VulkanError.noVulkanDriver` naming it.
+    init(applicationName: String, validation: Bool, log: ValidationLog, extraExtensions: [String] = []) throws {
         self.log = log
         let availableLayers = try Self.instanceLayerNames()
         let availableExtensions = try Self.instanceExtensionNames()
         if validation && !availableLayers.contains(Self.validationLayerName) {
             throw VulkanError.validationLayerMissing
         }
-        var extensions: [String] = []
+        let missing = extraExtensions.filter { !availableExtensions.contains($0) }
+        guard missing.isEmpty else {
+            throw VulkanError.noVulkanDriver("the Vulkan loader lacks the instance extensions \(missing.joined(separator: ", "))")
+        }
+        var extensions: [String] = extraExtensions
         let debugUtils = availableExtensions.contains("VK_EXT_debug_utils")
         if debugUtils { extensions.append("VK_EXT_debug_utils") }
         var flags: VkInstanceCreateFlags = 0

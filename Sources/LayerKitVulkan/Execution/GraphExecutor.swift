@@ -29,9 +29,15 @@ final class GraphExecutor {
     }
 
     func record(_ graph: RenderGraph, frame: FrameContext, target: HeadlessTarget) throws -> FrameCounters {
+        try record(graph, frame: frame, into: FramebufferTarget(framebuffer: target.framebuffer, width: target.width, height: target.height))
+    }
+
+    /// Records `graph` into `target`, a framebuffer of this executor's render pass.
+    func record(_ graph: RenderGraph, frame: FrameContext, into target: FramebufferTarget) throws -> FrameCounters {
         let commandBuffer = frame.commandBuffer
         for pass in graph.passes {
-            guard case let .frame(width, height) = pass.target, width == target.width, height == target.height else {
+            guard case let .frame(width, height) = pass.target, width > 0, height > 0,
+                  !target.requiresExactSize || (width == target.width && height == target.height) else {
                 throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); this renderer's frame is \(target.width)x\(target.height)")
             }
         }
@@ -84,10 +90,13 @@ final class GraphExecutor {
             device.labels.begin(commandBuffer, "pass \(passIndex) · \(pass.name)")
             beginRenderPass(commandBuffer, target: target, clearColor: pass.clearColor)
             if !pass.items.isEmpty {
+                // The pass's own size: a swapchain caught mid-resize draws it from the top-left corner.
+                guard case let .frame(passWidth, passHeight) = pass.target else { preconditionFailure("checked above") }
                 vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline)
-                var viewport = VkViewport(x: 0, y: 0, width: Float(target.width), height: Float(target.height), minDepth: 0, maxDepth: 1)
+                var viewport = VkViewport(x: 0, y: 0, width: Float(passWidth), height: Float(passHeight), minDepth: 0, maxDepth: 1)
                 vkCmdSetViewport(commandBuffer, 0, 1, &viewport)
-                var scissor = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(target.width), height: UInt32(target.height)))
+                let scissorExtent = VkExtent2D(width: UInt32(min(passWidth, target.width)), height: UInt32(min(passHeight, target.height)))
+                var scissor = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: scissorExtent)
                 vkCmdSetScissor(commandBuffer, 0, 1, &scissor)
                 var set: VkDescriptorSet? = instanceSet.set
                 vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
@@ -115,7 +124,7 @@ final class GraphExecutor {
         return counters
     }
 
-    private func beginRenderPass(_ commandBuffer: VkCommandBuffer, target: HeadlessTarget, clearColor: SIMD4<Float>) {
+    private func beginRenderPass(_ commandBuffer: VkCommandBuffer, target: FramebufferTarget, clearColor: SIMD4<Float>) {
         var clear = VkClearValue()
         clear.color.float32 = (clearColor.x, clearColor.y, clearColor.z, clearColor.w)
         withUnsafePointer(to: &clear) { clearPointer in
@@ -129,4 +138,15 @@ final class GraphExecutor {
             vkCmdBeginRenderPass(commandBuffer, &info, VK_SUBPASS_CONTENTS_INLINE)
         }
     }
+}
+
+/// What a graph is recorded into: a framebuffer of the executor's render pass and its size in pixels
+/// (the headless image, or a swapchain image). With `requiresExactSize` (headless) a pass of another size
+/// is an error; without it (a swapchain caught between a window resize and its recreation) each pass
+/// draws at its own size from the top-left corner, clipped to the framebuffer, and the rest is cleared.
+struct FramebufferTarget {
+    var framebuffer: VkFramebuffer
+    var width: Int
+    var height: Int
+    var requiresExactSize = true
 }

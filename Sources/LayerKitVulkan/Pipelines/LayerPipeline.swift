@@ -15,9 +15,10 @@ final class LayerPipeline {
     let pipeline: VkPipeline
     private let device: VulkanDevice
 
-    init(device: VulkanDevice, cache: PipelineCache) throws {
+    /// - Parameter format: the color target's format (`GPUImage.format` offscreen; a swapchain's format).
+    init(device: VulkanDevice, cache: PipelineCache, format: VkFormat = GPUImage.format) throws {
         self.device = device
-        renderPass = try Self.makeRenderPass(device: device)
+        renderPass = try Self.makeRenderPass(device: device, format: format)
         instanceSetLayout = try Self.makeSetLayout(
             device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, stages: VK_SHADER_STAGE_VERTEX_BIT.rawValue, name: "set 0 · instances")
         textureSetLayout = try Self.makeSetLayout(
@@ -45,12 +46,13 @@ final class LayerPipeline {
         vkDestroyRenderPass(device.handle, renderPass, nil)
     }
 
-    /// One RGBA8 color attachment, cleared on load and stored; it ends in TRANSFER_SRC_OPTIMAL for the
-    /// readback copy. The dependencies order the pass after earlier transfers and passes on the image
+    /// One 8-bit UNORM color attachment (RGBA offscreen, BGRA or RGBA for a swapchain), cleared on load
+    /// and stored; it ends in TRANSFER_SRC_OPTIMAL for the readback copy (a swapchain's executor then moves
+    /// it to PRESENT_SRC). The dependencies order the pass after earlier transfers and passes on the image
     /// and make its writes visible to the copy that follows.
-    private static func makeRenderPass(device: VulkanDevice) throws -> VkRenderPass {
+    private static func makeRenderPass(device: VulkanDevice, format: VkFormat) throws -> VkRenderPass {
         var attachment = VkAttachmentDescription()
-        attachment.format = GPUImage.format
+        attachment.format = format
         attachment.samples = VK_SAMPLE_COUNT_1_BIT
         attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
         attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE

@@ -1,0 +1,147 @@
+import Foundation
+import LayerKit
+
+/// Executes render graphs: the backend's side of the render server (a Vulkan headless target, a
+/// swapchain, or a recorder in tests).
+package protocol RenderGraphExecutor: AnyObject {
+    /// Draws `graph`; called on the render thread only.
+    func execute(_ graph: RenderGraph) throws
+}
+
+/// The render server: owns the render tree on its own thread, applies commits, evaluates animations at
+/// each display tick and hands graphs to the backend.
+///
+/// Contract: `receive(_:)` may be called from any thread (commits queue up); everything else happens on
+/// the render thread (`assertOnRenderThread()`). A tick with nothing committed, nothing animating and no
+/// frame requested (`resize`, `setNeedsFrame`) renders nothing; the thread then sleeps until the next
+/// commit instead of spinning. Animation events go to `AnimationCallbacks` for the main thread. A busy
+/// main thread never stalls a frame.
+package final class RenderServer: CommitReceiver, @unchecked Sendable {
+    /// Frames executed so far.
+    package var framesRendered: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return renderedCount
+    }
+
+    private let clock: FrameClock
+    private let executor: RenderGraphExecutor
+    private var producer: FrameProducer
+    private let lock = NSCondition()
+    private var pending: [CommitPacket] = []
+    /// A new target size and viewport, applied before the next frame (`resize`).
+    private var pendingResize: (width: Int, height: Int, viewport: CGRect, scale: CGFloat)?
+    /// Whether the next tick draws even with nothing changed (`resize`, `setNeedsFrame`).
+    private var frameRequested = false
+    private var renderedCount = 0
+    private var running = false
+    private var thread: Thread?
+    private let onError: @Sendable (Error) -> Void
+
+    /// A server drawing `root` (a snapshot of its current state is its starting tree).
+    package init(root: CALayer, builder: RenderGraphBuilder, clock: FrameClock, executor: RenderGraphExecutor,
+                 onError: @escaping @Sendable (Error) -> Void = { _ in }) {
+        CATransaction.flush()
+        producer = FrameProducer(builder: builder)
+        producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
+        self.clock = clock
+        self.executor = executor
+        self.onError = onError
+        CommitDistributor.shared.register(self)
+    }
+
+    deinit { stop() }
+
+    package func receive(_ packet: CommitPacket) {
+        lock.lock()
+        pending.append(packet)
+        lock.signal()
+        lock.unlock()
+    }
+
+    /// Changes the target's size in pixels and the viewport (the region of the root's superlayer space
+    /// shown, in points, at `scale` pixels per point) — a window was resized. Any thread; applied on the
+    /// render thread before the next frame, which is drawn even if nothing else changed.
+    package func resize(width: Int, height: Int, viewport: CGRect, scale: CGFloat) {
+        lock.lock()
+        pendingResize = (width, height, viewport, scale)
+        frameRequested = true
+        lock.signal()
+        lock.unlock()
+    }
+
+    /// Draws one more frame even if nothing changed (a window was restored, a snapshot is wanted). Any thread.
+    package func setNeedsFrame() {
+        lock.lock()
+        frameRequested = true
+        lock.signal()
+        lock.unlock()
+    }
+
+    /// Starts the render thread.
+    package func start() {
+        lock.lock()
+        guard !running else { return lock.unlock() }
+        running = true
+        lock.unlock()
+        let thread = Thread { [unowned self] in self.run() }
+        thread.name = "LayerKit render server"
+        thread.qualityOfService = .userInteractive
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the render thread and waits for it to finish its frame.
+    package func stop() {
+        lock.lock()
+        guard running else { return lock.unlock() }
+        running = false
+        lock.broadcast()
+        lock.unlock()
+        clock.stop()
+        while thread?.isFinished == false { usleep(1000) }
+        thread = nil
+    }
+
+    package func assertOnRenderThread() {
+        assert(Thread.current === thread, "render-server state touched off the render thread")
+    }
+
+    private func run() {
+        while true {
+            // Sleep while there is nothing to draw: no commits waiting, nothing animating.
+            lock.lock()
+            while running && pending.isEmpty && !frameRequested && !producer.needsFrame { lock.wait() }
+            let keepRunning = running
+            lock.unlock()
+            guard keepRunning, let time = clock.waitForNextFrame() else { return }
+            lock.lock()
+            let packets = pending
+            pending.removeAll()
+            let resize = pendingResize
+            pendingResize = nil
+            let forced = frameRequested
+            frameRequested = false
+            lock.unlock()
+            assertOnRenderThread()
+            for packet in packets { producer.apply(packet) }
+            if let resize {
+                producer.builder.targetWidth = resize.width
+                producer.builder.targetHeight = resize.height
+                producer.builder.viewport = resize.viewport
+                producer.builder.scale = resize.scale
+            }
+            guard producer.needsFrame || forced else { continue }
+            let (graph, events) = producer.produceFrame(at: time)
+            AnimationCallbacks.shared.post(events)
+            do {
+                try executor.execute(graph)
+                lock.lock()
+                renderedCount += 1
+                lock.unlock()
+            } catch {
+                onError(error)
+            }
+        }
+    }
+}

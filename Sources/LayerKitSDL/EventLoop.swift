@@ -1,0 +1,51 @@
+import CSDL2
+import Foundation
+import LayerKitVulkan
+
+// The window's event loop, on the thread that created the window.
+//
+// One iteration: sleep until the display link's next tick; drain and dispatch SDL's events; rethrow an
+// error the render thread reported; call `onFrame` with the tick's time; `CATransaction.flush()` — the
+// implicit commit (changes made by the callbacks reach the render server as one packet) and the delivery
+// of animation callbacks (delegates, completion blocks) posted by the render thread. The loop never draws
+// and never waits for the render thread; frames are produced there at the same rate.
+// Cost per iteration: O(events + changed properties).
+
+extension LayerWindow {
+    /// Runs the event loop until `stop()` is called or a quit arrives with `onQuit` unset.
+    ///
+    /// - Throws: the first error the render thread reported (a lost device, a failed swapchain).
+    public func run() throws {
+        try runLoop(iterations: nil)
+    }
+
+    /// Runs exactly `frames` iterations of the event loop (fewer if stopped): for tests and `--frames`.
+    public func run(frames: Int) throws {
+        try runLoop(iterations: max(frames, 0))
+    }
+
+    /// Ends `run()` after the current iteration.
+    public func stop() {
+        isStopRequested = true
+    }
+
+    private func runLoop(iterations: Int?) throws {
+        assertOwnerThread()
+        isStopRequested = false
+        var completed = 0
+        while !isStopRequested {
+            if let iterations, completed >= iterations { break }
+            try runIteration()
+            completed += 1
+        }
+    }
+
+    /// One iteration of the loop (see the contract above).
+    func runIteration() throws {
+        let time = displayLink.waitForNextFrame()
+        dispatchPendingEvents()
+        if let error = takeRenderError() { throw error }
+        onFrame?(time)
+        CATransaction.flush()
+    }
+}

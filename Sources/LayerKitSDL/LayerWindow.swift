@@ -1,0 +1,245 @@
+import CSDL2
+import Foundation
+import LayerKitRender
+import LayerKitVulkan
+import Logging
+
+/// A window that shows a layer tree: the SDL host of LayerKit.
+///
+///     let window = try LayerWindow(title: "Hello", width: 800, height: 600)
+///     window.rootLayer.addSublayer(card)
+///     try window.run()
+///
+/// The root layer is sized to the window in points (`bounds` at the origin, `position` so its frame
+/// fills the window) with `contentsScale` the display's scale (drawable pixels per window point), and
+/// follows every resize. The thread that creates the window owns it and its layer tree (the main
+/// thread): it runs the event loop (`run()`), which dispatches SDL events to the callbacks, calls
+/// `onFrame` once per display tick, and commits the implicit transaction with `CATransaction.flush()`
+/// (which also delivers animation callbacks). Drawing happens elsewhere: a render server thread, paced
+/// at the display's refresh rate, applies commits, evaluates animations and presents through a Vulkan
+/// swapchain, so a busy main thread never stalls an animation.
+///
+/// Environment: `LK_PRESENT_MODE` = `fifo` (default, vsync) | `mailbox` | `immediate`; another value, or a
+/// mode the surface lacks, falls back to FIFO with a logged diagnostic. `LK_VALIDATION` and `LK_DEVICE` as
+/// for every Vulkan context.
+public final class LayerWindow {
+    /// The root of the window's layer tree, sized to the window in points.
+    public let rootLayer: CALayer
+
+    /// A mouse button went down; `location` in root layer coordinates.
+    public var onPointerDown: ((PointerEvent) -> Void)?
+    /// The pointer moved (buttons held or not).
+    public var onPointerMove: ((PointerEvent) -> Void)?
+    /// A mouse button went up.
+    public var onPointerUp: ((PointerEvent) -> Void)?
+    public var onKeyDown: ((KeyEvent) -> Void)?
+    public var onKeyUp: ((KeyEvent) -> Void)?
+    /// The window changed size (in points), after `rootLayer` was resized (without animation).
+    public var onResize: ((CGSize) -> Void)?
+    /// The window's close button, or a quit request (Ctrl-C, SIGTERM). When nil, the loop stops.
+    public var onQuit: (() -> Void)?
+    /// Called on the main thread once per loop iteration (per display tick), before the implicit
+    /// transaction is committed, with the tick's time (`CACurrentMediaTime()`'s clock) — a display link.
+    public var onFrame: ((CFTimeInterval) -> Void)?
+
+    /// What the last presented frame drew.
+    public var lastFrameStatistics: FrameStatistics { executor.status.lastFrame }
+
+    /// The window's title.
+    public var title: String {
+        get { SDL_GetWindowTitle(window.handle).map { String(cString: $0) } ?? "" }
+        set { SDL_SetWindowTitle(window.handle, newValue) }
+    }
+
+    /// The window's size in points.
+    public internal(set) var size: CGSize
+
+    /// Drawable pixels per window point.
+    public internal(set) var contentsScale: CGFloat
+
+    /// The rate the event loop and the render thread run at, in frames per second.
+    public var framesPerSecond: Double { displayLink.framesPerSecond }
+
+    // SDL side (main thread).
+    let window: SDLWindowHandle
+    let windowID: UInt32
+    let displayLink: DisplayLink
+    let logger: Logger
+    private let ownerThread = pthread_self()
+    var isStopRequested = false
+    /// The last drawable size sent to the render server.
+    var drawableSize: (width: Int, height: Int)
+    /// Whether frames are skipped because the window is minimized or has no pixels.
+    var isMinimized = false
+
+    // Render side: released in `deinit` before the SDL window goes.
+    private var rendering: Rendering?
+    private let renderErrors = RenderErrorSlot()
+
+    /// What draws the window: the Vulkan context, the swapchain executor and the render server thread.
+    private struct Rendering {
+        let context: VulkanContext
+        let executor: SwapchainExecutor
+        let server: RenderServer
+    }
+
+    /// Options tests and tools use to run faster than the display or pick a present mode in code.
+    struct Options {
+        /// Overrides the display's refresh rate for the event loop and the render thread.
+        var framesPerSecond: Double?
+        /// Overrides `LK_PRESENT_MODE`.
+        var presentMode: PresentMode?
+        /// Force validation on or off; nil reads `LK_VALIDATION`.
+        var validation: Bool?
+        var environment = ProcessInfo.processInfo.environment
+    }
+
+    /// Opens a `width`×`height`-point window titled `title`, resizable, on the current display.
+    ///
+    /// - Throws: `LayerWindowError.noDisplay` when SDL cannot open a display (no `DISPLAY`, or SDL's video
+    ///   subsystem fails); the backend's `VulkanError` when Vulkan is missing or unusable (its message names
+    ///   the Debian package to install); `LayerWindowError.windowCreationFailed` /
+    ///   `.surfaceCreationFailed` when SDL fails later.
+    public convenience init(title: String, width: Int, height: Int) throws {
+        try self.init(title: title, width: width, height: height, options: Options())
+    }
+
+    init(title: String, width: Int, height: Int, options: Options) throws {
+        guard width > 0, height > 0 else {
+            throw LayerWindowError.windowCreationFailed("a window needs a positive size in points, got \(width)x\(height)")
+        }
+        var logger = Logger(label: "LayerKit.SDL")
+        logger[metadataKey: "subsystem"] = "sdl"
+        self.logger = logger
+        let video = try SDLVideo(environment: options.environment)
+        let flags = SDL_WINDOW_VULKAN.rawValue | SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | SDL_WINDOW_SHOWN.rawValue
+        let centered = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK)
+        guard let handle = SDL_CreateWindow(title, centered, centered, Int32(clamping: width), Int32(clamping: height), flags) else {
+            throw LayerWindowError.windowCreationFailed("SDL_CreateWindow (\(video.driverName)): \(sdlErrorMessage())")
+        }
+        window = SDLWindowHandle(handle, video: video)
+        windowID = SDL_GetWindowID(handle)
+
+        // Geometry, in points and pixels.
+        var pointWidth: Int32 = 0
+        var pointHeight: Int32 = 0
+        SDL_GetWindowSize(handle, &pointWidth, &pointHeight)
+        let points = CGSize(width: CGFloat(pointWidth), height: CGFloat(pointHeight))
+        let pixels = SDLVulkanSurface.drawableSize(of: handle)
+        let scale = Self.scale(points: points, pixels: pixels)
+        size = points
+        contentsScale = scale
+        drawableSize = pixels
+
+        // Vulkan: an instance with SDL's surface extensions, a device that can present, the surface.
+        let context = try VulkanContext(
+            applicationName: title, validation: options.validation,
+            instanceExtensions: try SDLVulkanSurface.instanceExtensions(for: handle),
+            deviceExtensions: SwapchainExecutor.requiredDeviceExtensions)
+        let surface = try SDLVulkanSurface.makeSurface(for: handle, context: context)
+
+        let presentMode: PresentMode
+        if let forced = options.presentMode {
+            presentMode = forced
+        } else {
+            let (parsed, diagnostic) = PresentMode.parse(options.environment[PresentMode.environmentVariable])
+            if let diagnostic { logger.warning("\(diagnostic.description)", metadata: ["diagnostic": .string(diagnostic.name)]) }
+            presentMode = parsed
+        }
+        let executor = try SwapchainExecutor(context: context, surface: surface, presentMode: presentMode)
+
+        let framesPerSecond = options.framesPerSecond ?? DisplayLink.refreshRate(of: handle)
+        displayLink = DisplayLink(framesPerSecond: framesPerSecond)
+
+        let root = CALayer()
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        root.bounds = CGRect(origin: .zero, size: points)
+        root.position = CGPoint(x: points.width * root.anchorPoint.x, y: points.height * root.anchorPoint.y)
+        root.contentsScale = scale
+        CATransaction.commit()
+        rootLayer = root
+
+        let errors = renderErrors
+        let errorLogger = logger
+        let server = RenderServer(
+            root: root,
+            builder: RenderGraphBuilder(
+                targetWidth: pixels.width, targetHeight: pixels.height, viewport: CGRect(origin: .zero, size: points), scale: scale),
+            clock: DisplayClock(framesPerSecond: framesPerSecond), executor: executor,
+            onError: { error in
+                errorLogger.error("render thread: \(error)")
+                errors.record(error)
+            })
+        rendering = Rendering(context: context, executor: executor, server: server)
+        if pixels.width == 0 || pixels.height == 0 {
+            isMinimized = true
+            executor.setSuspended(true)
+        }
+        server.start()
+        logger.debug("window open", metadata: [
+            "size": "\(points.width)x\(points.height) pt, \(pixels.width)x\(pixels.height) px", "fps": "\(framesPerSecond)",
+            "device": "\(context.deviceName)", "video": "\(video.driverName)",
+        ])
+    }
+
+    deinit {
+        // The render thread stops and the swapchain and surface go before the SDL window they draw into.
+        rendering?.server.stop()
+        rendering = nil
+    }
+
+    // MARK: Internals shared by the loop, the events and the tests
+
+    var context: VulkanContext { rendering!.context }
+    var executor: SwapchainExecutor { rendering!.executor }
+    var server: RenderServer { rendering!.server }
+
+    /// Traps (in debug builds) when called off the thread that created the window.
+    func assertOwnerThread(_ function: StaticString = #function) {
+        assert(pthread_equal(pthread_self(), ownerThread) != 0, "LayerWindow.\(function) called off the thread that created the window")
+    }
+
+    /// The first error the render thread reported since the last call, if any.
+    func takeRenderError() -> Error? { renderErrors.take() }
+
+    static func scale(points: CGSize, pixels: (width: Int, height: Int)) -> CGFloat {
+        guard points.width > 0, pixels.width > 0 else { return 1 }
+        return CGFloat(pixels.width) / points.width
+    }
+}
+
+/// Owns an `SDL_Window` and the video subsystem it needs; destroys the window when released.
+final class SDLWindowHandle {
+    let handle: OpaquePointer
+    private let video: SDLVideo
+
+    init(_ handle: OpaquePointer, video: SDLVideo) {
+        self.handle = handle
+        self.video = video
+    }
+
+    deinit {
+        SDL_DestroyWindow(handle)  // then `video` is released
+    }
+}
+
+/// The render thread's first unreported error, handed to the main thread's loop.
+private final class RenderErrorSlot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: Error?
+
+    func record(_ error: Error) {
+        lock.lock()
+        if self.error == nil { self.error = error }
+        lock.unlock()
+    }
+
+    func take() -> Error? {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = error
+        error = nil
+        return taken
+    }
+}

@@ -1,0 +1,459 @@
+import CVulkan
+import Foundation
+import LayerKitRender
+import Logging
+
+/// Executes render graphs into a window: acquire a swapchain image, record the graph into it, submit,
+/// present. The render server's backend for `LayerWindow`.
+///
+/// Input: graphs whose last pass targets `.frame(width:height:)` at the window's drawable size in pixels
+/// (the server's builder follows the window). Output: presented images, `status` counters, and on request
+/// a copy of a presented image (`requestCapture()`).
+///
+/// Per frame: wait for the frame slot's fence (two frames in flight), acquire an image (signalling the
+/// slot's semaphore), record uploads and passes (`GraphExecutor`), move the image from the pass's
+/// TRANSFER_SRC layout to PRESENT_SRC (copying it out first when a capture is pending), submit (waiting on
+/// the acquire at color output, signalling the image's "rendered" semaphore and the slot's fence) and
+/// present. Recreation: when the graph's size differs from the size the swapchain was made for, when
+/// acquire or present reports `VK_ERROR_OUT_OF_DATE_KHR` or `VK_SUBOPTIMAL_KHR`, or after a failure, the
+/// queue is drained and a new swapchain replaces the old (`oldSwapchain`), at the surface's current
+/// extent. A surface with a 0×0 extent (minimized), a 0×0 graph, or `setSuspended(true)` skips the frame
+/// without error; the swapchain is rebuilt when presenting is possible again.
+/// A graph of another size than the swapchain (a resize racing the render thread) is drawn from the
+/// top-left corner, clipped; the frame after the window's next resize report has the right size.
+///
+/// Threading: `execute` runs on the render thread; `status`, `setSuspended`, `requestCapture` and
+/// `waitForCapture` may be called from any thread.
+/// Cost per frame: one acquire, one submit, one present, one fence wait (none while the GPU keeps up);
+/// a recreation drains the queue.
+package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable {
+    /// Device extensions a context needs for this executor.
+    package static let requiredDeviceExtensions = ["VK_KHR_swapchain"]
+    package static let framesInFlight = 2
+    static let stagingCapacity: UInt64 = 16 << 20
+
+    /// What the executor has done, for hosts and tests. Read with `status`.
+    package struct Status: Sendable {
+        /// Frames submitted and presented.
+        package var framesPresented = 0
+        /// Frames skipped: nothing to present to (minimized, suspended, a 0×0 size) or an out-of-date
+        /// swapchain that could not be rebuilt yet.
+        package var framesSkipped = 0
+        /// Swapchains created so far (the first one included).
+        package var swapchainsCreated = 0
+        /// The present mode in use; nil before the first swapchain.
+        package var presentMode: PresentMode?
+        /// The current swapchain's size in pixels; zero before the first.
+        package var width = 0
+        package var height = 0
+        /// The last presented frame's counters.
+        package var lastFrame = FrameStatistics()
+        /// Device memory blocks held by the context's allocator after the last frame (leak checks).
+        package var memoryBlockCount = 0
+    }
+
+    /// The present mode asked for (`LK_PRESENT_MODE`); the one in use is in `status`.
+    package let requestedPresentMode: PresentMode
+
+    private let context: VulkanContext
+    private let surface: PresentationSurface
+    private let frames: [FrameContext]
+    private let imageAvailable: [VkSemaphore]
+    private let staging: StagingRing
+    private let samplers: SamplerCache
+    private let instanceDescriptors: DescriptorAllocator
+    private let textureDescriptors: DescriptorAllocator
+    private let uploader: ImageUploader
+    private let onDiagnostic: @Sendable (PresentMode.Diagnostic) -> Void
+
+    // Render-thread state.
+    private var recorder: (format: VkFormat, executor: GraphExecutor)?
+    private var swapchain: Swapchain?
+    private var surfaceFormat: VkSurfaceFormatKHR?
+    private var presentMode: PresentMode?
+    /// The graph size the swapchain was last built for.
+    private var builtForSize: (width: Int, height: Int)?
+    private var needsRecreation = false
+    private var serial: UInt64 = 0
+
+    // Shared with other threads, under `condition`.
+    private let condition = NSCondition()
+    private var sharedStatus = Status()
+    private var suspended = false
+    private var captureRequests = 0
+    private var capturesServed = 0
+    private var capturedImage: CGImage?
+
+    /// - Parameters:
+    ///   - presentMode: the mode to ask for; FIFO is used when the surface lacks it.
+    ///   - onDiagnostic: told (on the render thread) when the requested mode falls back to FIFO; the
+    ///     diagnostic is also logged.
+    /// - Throws: `VulkanError` from creating per-frame resources.
+    package init(
+        context: VulkanContext, surface: PresentationSurface, presentMode: PresentMode,
+        onDiagnostic: @escaping @Sendable (PresentMode.Diagnostic) -> Void = { _ in }
+    ) throws {
+        precondition(surface.context === context, "the surface belongs to another VulkanContext")
+        self.context = context
+        self.surface = surface
+        self.requestedPresentMode = presentMode
+        self.onDiagnostic = onDiagnostic
+        let device = context.device
+        (frames, imageAvailable, staging, samplers, instanceDescriptors, textureDescriptors, uploader) = try context.access.run {
+            let pipeline = try context.layerPipeline()
+            let frames = try (0..<Self.framesInFlight).map { try FrameContext(device: device, index: $0) }
+            var semaphores: [VkSemaphore] = []
+            do {
+                for index in 0..<Self.framesInFlight {
+                    var info = VkSemaphoreCreateInfo()
+                    info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO
+                    var semaphore: VkSemaphore?
+                    try check(vkCreateSemaphore(device.handle, &info, nil, &semaphore), "vkCreateSemaphore(frame \(index) image available)")
+                    device.labels.name(semaphore, VK_OBJECT_TYPE_SEMAPHORE, "frame \(index) image available")
+                    semaphores.append(semaphore!)
+                }
+            } catch {
+                for semaphore in semaphores { vkDestroySemaphore(device.handle, semaphore, nil) }
+                throw error
+            }
+            let staging = try StagingRing(device: device, allocator: context.allocator, capacity: Self.stagingCapacity)
+            let samplers = SamplerCache(device: device)
+            let instanceDescriptors = DescriptorAllocator(
+                device: device, layout: pipeline.instanceSetLayout, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, name: "instance sets")
+            let textureDescriptors = DescriptorAllocator(
+                device: device, layout: pipeline.textureSetLayout, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, name: "texture sets")
+            let uploader = ImageUploader(
+                device: device, allocator: context.allocator, staging: staging, samplers: samplers, descriptors: textureDescriptors)
+            return (frames, semaphores, staging, samplers, instanceDescriptors, textureDescriptors, uploader)
+        }
+    }
+
+    deinit {
+        try? context.device.waitIdle()
+        swapchain = nil
+        for semaphore in imageAvailable { vkDestroySemaphore(context.device.handle, semaphore, nil) }
+    }
+
+    // MARK: Any thread
+
+    /// Counters and the current swapchain's size and mode.
+    package var status: Status {
+        condition.lock()
+        defer { condition.unlock() }
+        return sharedStatus
+    }
+
+    /// While suspended (the window is minimized) frames are skipped without touching the swapchain.
+    package func setSuspended(_ isSuspended: Bool) {
+        condition.lock()
+        suspended = isSuspended
+        condition.unlock()
+    }
+
+    /// Asks for a copy of the next presented frame that starts after this call; returns a ticket for
+    /// `waitForCapture(_:timeout:)`.
+    package func requestCapture() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        captureRequests += 1
+        return captureRequests
+    }
+
+    /// Waits until the capture `ticket` was taken and returns it (premultiplied RGBA8 as the window shows
+    /// it: opaque, over black); nil when `timeout` passes first (no frame was presented).
+    package func waitForCapture(_ ticket: Int, timeout: TimeInterval) -> CGImage? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while capturesServed < ticket {
+            if !condition.wait(until: deadline) { break }
+        }
+        return capturesServed >= ticket ? capturedImage : nil
+    }
+
+    // MARK: Render thread
+
+    package func execute(_ graph: RenderGraph) throws {
+        try context.access.run { try executeFrame(graph) }
+    }
+
+    private func executeFrame(_ graph: RenderGraph) throws {
+        condition.lock()
+        let isSuspended = suspended
+        let captureTicket = captureRequests > capturesServed ? captureRequests : nil
+        condition.unlock()
+
+        guard case let .frame(width, height)? = graph.passes.last?.target, width > 0, height > 0, !isSuspended else {
+            return skipFrame()
+        }
+        if swapchain == nil || needsRecreation || builtForSize.map({ $0 != (width, height) }) ?? true {
+            guard try recreateSwapchain(width: width, height: height) else { return skipFrame() }
+        }
+
+        // The slot's previous submission must be done before its semaphore is signalled again.
+        serial += 1
+        let slot = Int(serial % UInt64(frames.count))
+        let frame = frames[slot]
+        try frame.waitForCompletion()
+        guard let acquired = try acquire(slot: slot) else { return skipFrame() }
+        let (swapchain, imageIndex) = acquired
+
+        try frame.beginReuse()
+        staging.frameCompleted(serial: frame.serial)
+        uploader.collectGarbage(frame: frame)
+        let capture = captureTicket != nil && swapchain.supportsReadback
+        let counters: FrameCounters
+        do {
+            counters = try record(graph, swapchain: swapchain, imageIndex: imageIndex, frame: frame, capture: capture)
+            try submit(frame: frame, slot: slot, swapchain: swapchain, imageIndex: imageIndex)
+        } catch {
+            // Nothing of this frame runs: undo its uploads, consume the acquire and signal the fence with an
+            // empty submission, and rebuild the swapchain next frame (the acquired image is abandoned).
+            uploader.abandonFrameUploads(frame: frame)
+            var wait: VkSemaphore? = imageAvailable[slot]
+            var stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT.rawValue
+            var submit = VkSubmitInfo()
+            submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+            withUnsafePointer(to: &wait) { waitPointer in
+                withUnsafePointer(to: &stage) { stagePointer in
+                    submit.waitSemaphoreCount = 1
+                    submit.pWaitSemaphores = waitPointer
+                    submit.pWaitDstStageMask = stagePointer
+                    _ = vkQueueSubmit(context.device.queue, 1, &submit, frame.fence)
+                }
+            }
+            staging.endFrame(serial: serial)
+            frame.serial = serial
+            needsRecreation = true
+            throw error
+        }
+        staging.endFrame(serial: serial)
+        frame.serial = serial
+
+        let presented = try present(swapchain: swapchain, imageIndex: imageIndex)
+        let image = capture ? try readCapture(frame: frame, swapchain: swapchain) : nil
+        let statistics = FrameStatistics(
+            layerQuads: graph.passes.reduce(0) { $0 + $1.items.count }, drawCalls: counters.drawCalls,
+            instances: counters.instances, passes: counters.passes, imagesUploaded: counters.imagesUploaded,
+            bytesUploaded: counters.bytesUploaded)
+        let blocks = context.allocator.blockCount
+        condition.lock()
+        if presented { sharedStatus.framesPresented += 1 } else { sharedStatus.framesSkipped += 1 }
+        sharedStatus.lastFrame = statistics
+        sharedStatus.memoryBlockCount = blocks
+        if let captureTicket, let image {
+            capturesServed = captureTicket
+            capturedImage = image
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    private func skipFrame() {
+        condition.lock()
+        sharedStatus.framesSkipped += 1
+        condition.unlock()
+    }
+
+    /// Builds a swapchain for a `width`×`height` graph at the surface's current extent. Returns false when
+    /// the surface cannot be presented to now (a 0×0 extent); the old swapchain is then kept.
+    private func recreateSwapchain(width: Int, height: Int) throws -> Bool {
+        let capabilities = try surface.capabilities()
+        let extent = Swapchain.chooseExtent(capabilities, requestedWidth: width, requestedHeight: height)
+        guard extent.width > 0, extent.height > 0 else { return false }
+        // Every submission that used the old images, and the presents waiting on their semaphores, finish
+        // before those images, views and semaphores go.
+        try context.device.waitIdle()
+
+        if surfaceFormat == nil {
+            let formats = try surface.formats()
+            guard let chosen = Swapchain.chooseFormat(formats) else {
+                let offered = formats.map { "\($0.format.rawValue)" }.joined(separator: ", ")
+                throw VulkanError.unsupportedTarget("the window's surface offers no 8-bit UNORM sRGB-nonlinear format (VkFormat values offered: \(offered))")
+            }
+            surfaceFormat = chosen
+        }
+        if presentMode == nil {
+            let (mode, diagnostic) = requestedPresentMode.resolved(supported: try surface.presentModes())
+            if let diagnostic {
+                context.logger.warning("\(diagnostic.description)", metadata: ["diagnostic": .string(diagnostic.name)])
+                onDiagnostic(diagnostic)
+            }
+            presentMode = mode
+        }
+        let format = surfaceFormat!
+        let pipeline = try context.layerPipeline(format: format.format)
+        if recorder?.format != format.format {
+            recorder = (format.format, GraphExecutor(
+                device: context.device, allocator: context.allocator, pipeline: pipeline, uploader: uploader,
+                instanceDescriptors: instanceDescriptors))
+        }
+        let old = swapchain
+        swapchain = nil
+        condition.lock()
+        let generation = sharedStatus.swapchainsCreated + 1
+        condition.unlock()
+        // The old swapchain is retired by this call even when it fails, and destroyed after it returns.
+        swapchain = try Swapchain(
+            surface: surface, capabilities: capabilities, format: format, renderPass: pipeline.renderPass,
+            width: extent.width, height: extent.height, presentMode: presentMode!, replacing: old, generation: generation)
+        builtForSize = (width, height)
+        needsRecreation = false
+        condition.lock()
+        sharedStatus.swapchainsCreated = generation
+        sharedStatus.presentMode = presentMode
+        sharedStatus.width = extent.width
+        sharedStatus.height = extent.height
+        condition.unlock()
+        context.logger.debug("swapchain created", metadata: [
+            "size": "\(extent.width)x\(extent.height)", "presentMode": "\(presentMode!.rawValue)", "generation": "\(generation)",
+        ])
+        return true
+    }
+
+    /// Acquires the next image, signalling the slot's semaphore. Rebuilds once on OUT_OF_DATE; nil when
+    /// no image can be had now (the frame is skipped and the swapchain rebuilt next time).
+    private func acquire(slot: Int) throws -> (Swapchain, UInt32)? {
+        for attempt in 0..<2 {
+            guard let swapchain else { return nil }
+            var index: UInt32 = 0
+            let result = vkAcquireNextImageKHR(context.device.handle, swapchain.handle, UInt64.max, imageAvailable[slot], nil, &index)
+            switch result {
+            case VK_SUCCESS:
+                return (swapchain, index)
+            case VK_SUBOPTIMAL_KHR:
+                // The semaphore is signalled: draw and present this one, rebuild afterwards.
+                needsRecreation = true
+                return (swapchain, index)
+            case VK_ERROR_OUT_OF_DATE_KHR:
+                needsRecreation = true
+                guard attempt == 0, let size = builtForSize, try recreateSwapchain(width: size.width, height: size.height) else { return nil }
+            default:
+                try check(result, "vkAcquireNextImageKHR")
+            }
+        }
+        return nil
+    }
+
+    private func record(_ graph: RenderGraph, swapchain: Swapchain, imageIndex: UInt32, frame: FrameContext, capture: Bool) throws -> FrameCounters {
+        guard let recorder else { preconditionFailure("no recorder without a swapchain") }
+        let commandBuffer = frame.commandBuffer
+        let image = swapchain.images[Int(imageIndex)]
+        var beginInfo = VkCommandBufferBeginInfo()
+        beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+        beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+        try check(vkBeginCommandBuffer(commandBuffer, &beginInfo), "vkBeginCommandBuffer(frame \(serial))")
+        let target = FramebufferTarget(
+            framebuffer: swapchain.framebuffers[Int(imageIndex)], width: swapchain.width, height: swapchain.height,
+            requiresExactSize: false)
+        let counters = try recorder.executor.record(graph, frame: frame, into: target)
+        // The layer pass leaves the image in TRANSFER_SRC_OPTIMAL.
+        if capture {
+            let byteCount = UInt64(swapchain.width * swapchain.height * 4)
+            if frame.readbackBuffer.map({ $0.size != byteCount }) ?? true {
+                frame.readbackBuffer = try GPUBuffer(
+                    device: context.device, allocator: context.allocator, size: byteCount,
+                    usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, location: .readback, name: "frame \(frame.index) capture")
+            }
+            context.device.labels.begin(commandBuffer, "capture")
+            var region = VkBufferImageCopy()
+            region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
+            region.imageExtent = VkExtent3D(width: UInt32(swapchain.width), height: UInt32(swapchain.height), depth: 1)
+            vkCmdCopyImageToBuffer(commandBuffer, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, frame.readbackBuffer!.handle, 1, &region)
+            Barriers.buffer(
+                commandBuffer, frame.readbackBuffer!.handle,
+                source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite),
+                destination: (VK_PIPELINE_STAGE_HOST_BIT, Access.hostRead))
+            context.device.labels.end(commandBuffer)
+        }
+        // To the presentation engine: after the pass (whose writes its dependency made available to the
+        // transfer stage) and the capture copy; the submit's semaphore makes it visible to the present.
+        Barriers.image(
+            commandBuffer, image, range: Swapchain.colorRange,
+            from: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, to: VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+            source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.none),
+            destination: (VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Access.none))
+        try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer(frame \(serial))")
+        return counters
+    }
+
+    private func submit(frame: FrameContext, slot: Int, swapchain: Swapchain, imageIndex: UInt32) throws {
+        var wait: VkSemaphore? = imageAvailable[slot]
+        var signal: VkSemaphore? = swapchain.renderFinished[Int(imageIndex)]
+        // The image is written (layout transition, clear) at color output: wait for the acquire there.
+        var stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
+        var commandBuffer: VkCommandBuffer? = frame.commandBuffer
+        try withUnsafePointer(to: &wait) { waitPointer in
+            try withUnsafePointer(to: &signal) { signalPointer in
+                try withUnsafePointer(to: &stage) { stagePointer in
+                    try withUnsafePointer(to: &commandBuffer) { buffers in
+                        var submit = VkSubmitInfo()
+                        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                        submit.waitSemaphoreCount = 1
+                        submit.pWaitSemaphores = waitPointer
+                        submit.pWaitDstStageMask = stagePointer
+                        submit.commandBufferCount = 1
+                        submit.pCommandBuffers = buffers
+                        submit.signalSemaphoreCount = 1
+                        submit.pSignalSemaphores = signalPointer
+                        try check(vkQueueSubmit(context.device.queue, 1, &submit, frame.fence), "vkQueueSubmit(frame \(serial))")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Presents the image. Returns whether it was presented; OUT_OF_DATE and SUBOPTIMAL mark the swapchain
+    /// for rebuilding.
+    private func present(swapchain: Swapchain, imageIndex: UInt32) throws -> Bool {
+        var wait: VkSemaphore? = swapchain.renderFinished[Int(imageIndex)]
+        var handle: VkSwapchainKHR? = swapchain.handle
+        var index = imageIndex
+        let result = withUnsafePointer(to: &wait) { waitPointer in
+            withUnsafePointer(to: &handle) { swapchainPointer in
+                withUnsafePointer(to: &index) { indexPointer in
+                    var info = VkPresentInfoKHR()
+                    info.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR
+                    info.waitSemaphoreCount = 1
+                    info.pWaitSemaphores = waitPointer
+                    info.swapchainCount = 1
+                    info.pSwapchains = swapchainPointer
+                    info.pImageIndices = indexPointer
+                    return vkQueuePresentKHR(context.device.queue, &info)
+                }
+            }
+        }
+        switch result {
+        case VK_SUCCESS:
+            return true
+        case VK_SUBOPTIMAL_KHR:
+            needsRecreation = true
+            return true
+        case VK_ERROR_OUT_OF_DATE_KHR:
+            needsRecreation = true
+            return false
+        default:
+            try check(result, "vkQueuePresentKHR")
+            return false
+        }
+    }
+
+    /// Waits for the frame and turns its capture buffer into an image: RGBA byte order, alpha 255 (the
+    /// window composites opaquely, so what shows is the premultiplied color over black).
+    private func readCapture(frame: FrameContext, swapchain: Swapchain) throws -> CGImage? {
+        guard let buffer = frame.readbackBuffer, let mapped = buffer.mapped else { return nil }
+        try frame.waitForCompletion()
+        let count = swapchain.width * swapchain.height * 4
+        var bytes = [UInt8](UnsafeRawBufferPointer(start: mapped, count: count))
+        let swapRedBlue = swapchain.format == VK_FORMAT_B8G8R8A8_UNORM
+        bytes.withUnsafeMutableBufferPointer { pixels in
+            var offset = 0
+            while offset < count {
+                if swapRedBlue { pixels.swapAt(offset, offset + 2) }
+                pixels[offset + 3] = 255
+                offset += 4
+            }
+        }
+        return CGImage(width: swapchain.width, height: swapchain.height, bytesPerRow: swapchain.width * 4, premultipliedRGBA: bytes)
+    }
+}

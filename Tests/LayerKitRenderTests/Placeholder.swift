@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderLayerKitRenderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,97 @@
+import CSDL2
+import Foundation
+@testable import LayerKitSDL
+@testable import LayerKitVulkan
+import XCTest
+
+/// Base class of the window tests: windows with the Khronos validation layer on, a tearDown that closes
+/// them and fails the test on any validation message (including those reported while the swapchain,
+/// surface and device are destroyed), and a skip — not a failure — when no display can be opened.
+/// CI runs these under Xvfb (`xvfb-run -a -s "-screen 0 1280x720x24" swift test`), where they run.
+///
+/// Windows run their loop and render thread at 120 Hz unless a test asks otherwise, so waiting for
+/// frames is quick; Xvfb's displays are 1 point per pixel.
+class LayerWindowTestCase: XCTestCase {
+    private var windows: [LayerWindow] = []
+
+    override func tearDownWithError() throws {
+        let logs = windows.map { $0.context.instance.log }
+        windows.removeAll()  // the last references: windows close here
+        for log in logs {
+            XCTAssertEqual(log.messages, [], "Vulkan validation reported:\n" + log.messages.joined(separator: "\n"))
+        }
+        try super.tearDownWithError()
+    }
+
+    /// A window with validation on; skips the test when there is no display.
+    func makeWindow(
+        width: Int = 160, height: Int = 120, presentMode: PresentMode? = nil, framesPerSecond: Double = 120
+    ) throws -> LayerWindow {
+        let window: LayerWindow
+        do {
+            window = try LayerWindow(
+                title: name, width: width, height: height,
+                options: .init(framesPerSecond: framesPerSecond, presentMode: presentMode, validation: true))
+        } catch let error as LayerWindowError {
+            if case .noDisplay = error { throw XCTSkip("no display (run under xvfb-run): \(error)") }
+            throw error
+        }
+        windows.append(window)
+        return window
+    }
+
+    /// Runs the window's loop until `condition` holds, one iteration at a time; fails after `timeout`.
+    func runUntil(
+        _ window: LayerWindow, timeout: TimeInterval = 10, _ what: String, file: StaticString = #filePath, line: UInt = #line,
+        _ condition: () -> Bool
+    ) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !condition() {
+            guard Date() < deadline else {
+                XCTFail("timed out after \(timeout) s waiting for \(what)", file: file, line: line)
+                return
+            }
+            try window.run(frames: 1)
+        }
+    }
+
+    /// Runs the loop until the render thread has presented a frame that started after this call.
+    func runUntilPresented(_ window: LayerWindow, frames: Int = 1, file: StaticString = #filePath, line: UInt = #line) throws {
+        let target = window.executor.status.framesPresented + frames + 1
+        try runUntil(window, "\(frames) presented frame(s)", file: file, line: line) {
+            window.executor.status.framesPresented >= target
+        }
+    }
+
+    /// Pushes an SDL event for the window's loop to dispatch.
+    func push(_ event: SDL_Event) {
+        var event = event
+        XCTAssertEqual(SDL_PushEvent(&event), 1, "SDL_PushEvent: \(String(cString: SDL_GetError()))")
+    }
+}
+
+/// Straight 8-bit RGB of a pixel, as the window shows it (snapshots are opaque).
+struct RGB: Equatable, CustomStringConvertible {
+    var r, g, b: UInt8
+    init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { (self.r, self.g, self.b) = (r, g, b) }
+
+    /// The 8-bit encoding of a color's components (round to nearest), as the compositor writes them.
+    init(_ red: Double, _ green: Double, _ blue: Double) {
+        func byte(_ value: Double) -> UInt8 { UInt8((min(max(value, 0), 1) * 255).rounded()) }
+        self.init(byte(red), byte(green), byte(blue))
+    }
+
+    var description: String { "(\(r), \(g), \(b))" }
+}
+
+extension CGImage {
+    func rgb(_ x: Int, _ y: Int) -> RGB {
+        let pixel = pixel(x: x, y: y)
+        return RGB(pixel.r, pixel.g, pixel.b)
+    }
+
+    /// The smallest x in row `y` whose pixel is `color`, if any.
+    func firstColumn(of color: RGB, inRow y: Int) -> Int? {
+        (0..<width).first { rgb($0, y) == color }
+    }
+}

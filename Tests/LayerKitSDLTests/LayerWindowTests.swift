@@ -1,0 +1,109 @@
+import CSDL2
+import Foundation
+@testable import LayerKitSDL
+@testable import LayerKitVulkan
+import XCTest
+
+final class LayerWindowTests: LayerWindowTestCase {
+    func testWithoutADisplayVariableInitThrowsNoDisplay() {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"] { environment[name] = nil }
+        XCTAssertThrowsError(try LayerWindow(title: "headless", width: 64, height: 64, options: .init(environment: environment))) { error in
+            guard case let LayerWindowError.noDisplay(message)? = error as? LayerWindowError else {
+                return XCTFail("expected LayerWindowError.noDisplay, got \(error)")
+            }
+            XCTAssertTrue(message.contains("DISPLAY"), "the message says why: \(message)")
+        }
+    }
+
+    func testANonPositiveSizeIsRefused() {
+        XCTAssertThrowsError(try LayerWindow(title: "empty", width: 0, height: 10)) { error in
+            guard case LayerWindowError.windowCreationFailed? = error as? LayerWindowError else {
+                return XCTFail("expected LayerWindowError.windowCreationFailed, got \(error)")
+            }
+        }
+    }
+
+    func testRootLayerFillsTheWindowInPoints() throws {
+        let window = try makeWindow(width: 320, height: 200)
+        XCTAssertEqual(window.size, CGSize(width: 320, height: 200))
+        XCTAssertEqual(window.rootLayer.bounds, CGRect(x: 0, y: 0, width: 320, height: 200))
+        XCTAssertEqual(window.rootLayer.position, CGPoint(x: 160, y: 100))
+        XCTAssertEqual(window.rootLayer.frame, CGRect(x: 0, y: 0, width: 320, height: 200))
+        // contentsScale is drawable pixels per point (1 on Xvfb, 2 on a Retina-style display).
+        let pixels = SDLVulkanSurface.drawableSize(of: window.window.handle)
+        XCTAssertEqual(window.rootLayer.contentsScale, CGFloat(pixels.width) / 320)
+        XCTAssertEqual(window.contentsScale, window.rootLayer.contentsScale)
+        try runUntilPresented(window)
+        let status = window.executor.status
+        XCTAssertEqual(status.width, pixels.width, "the swapchain holds the drawable's pixels")
+        XCTAssertEqual(status.height, pixels.height)
+        XCTAssertEqual(status.swapchainsCreated, 1)
+        XCTAssertEqual(status.presentMode, .fifo, "FIFO by default")
+    }
+
+    func testARequestedPresentModeIsUsedWhenTheSurfaceHasIt() throws {
+        let window = try makeWindow(presentMode: .immediate)
+        try runUntilPresented(window)
+        // lavapipe's X11 surfaces offer immediate, mailbox and FIFO.
+        XCTAssertEqual(window.executor.status.presentMode, .immediate)
+    }
+
+    func testALayersColorsReachTheSwapchainImage() throws {
+        let window = try makeWindow(width: 200, height: 150)
+        // Unequal red and blue catch a BGRA image read as RGBA; unequal x and y offsets catch swapped axes.
+        window.rootLayer.backgroundColor = CGColor(red: 0.2, green: 0.4, blue: 0.8, alpha: 1)
+        let card = CALayer()
+        card.anchorPoint = .zero
+        card.bounds = CGRect(x: 0, y: 0, width: 60, height: 30)
+        card.position = CGPoint(x: 100, y: 20)
+        card.backgroundColor = CGColor(red: 1, green: 0.5, blue: 0, alpha: 1)
+        window.rootLayer.addSublayer(card)
+        // Half-transparent over the root: premultiplied source-over in gamma-encoded values.
+        let veil = CALayer()
+        veil.anchorPoint = .zero
+        veil.bounds = CGRect(x: 0, y: 0, width: 20, height: 20)
+        veil.position = CGPoint(x: 10, y: 100)
+        veil.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 0.5)
+        window.rootLayer.addSublayer(veil)
+        try window.run(frames: 2)
+
+        let image = try window.snapshot()
+        XCTAssertEqual(image.width, 200)
+        XCTAssertEqual(image.height, 150)
+        let root = RGB(0.2, 0.4, 0.8)
+        let orange = RGB(1, 0.5, 0)
+        XCTAssertEqual(image.rgb(0, 0), root)
+        XCTAssertEqual(image.rgb(199, 149), root)
+        // The card covers x 100..<160, y 20..<50.
+        XCTAssertEqual(image.rgb(100, 20), orange)
+        XCTAssertEqual(image.rgb(159, 49), orange)
+        XCTAssertEqual(image.rgb(99, 20), root)
+        XCTAssertEqual(image.rgb(160, 49), root)
+        XCTAssertEqual(image.rgb(100, 19), root)
+        XCTAssertEqual(image.rgb(159, 50), root)
+        XCTAssertEqual(image.firstColumn(of: orange, inRow: 35), 100)
+        // 0.5 white over the root: c = 0.5 + 0.5 · root (in 8-bit, within rounding).
+        let blended = image.rgb(15, 105)
+        let expected = RGB(0.5 + 0.5 * 0.2, 0.5 + 0.5 * 0.4, 0.5 + 0.5 * 0.8)
+        XCTAssertLessThanOrEqual(abs(Int(blended.r) - Int(expected.r)), 1, "\(blended) vs \(expected)")
+        XCTAssertLessThanOrEqual(abs(Int(blended.g) - Int(expected.g)), 1, "\(blended) vs \(expected)")
+        XCTAssertLessThanOrEqual(abs(Int(blended.b) - Int(expected.b)), 1, "\(blended) vs \(expected)")
+
+        // A model change made between snapshots is in the next one.
+        card.backgroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
+        let changed = try window.snapshot()
+        XCTAssertEqual(changed.rgb(120, 30), RGB(0, 1, 0))
+
+        XCTAssertEqual(window.lastFrameStatistics.layerQuads, 3, "root, card and veil backgrounds")
+        XCTAssertGreaterThanOrEqual(window.lastFrameStatistics.drawCalls, 1)
+    }
+
+    func testTransparentAreasShowBlack() throws {
+        let window = try makeWindow(width: 64, height: 48)
+        let image = try window.snapshot()
+        XCTAssertEqual(image.rgb(0, 0), RGB(0, 0, 0))
+        XCTAssertEqual(image.rgb(63, 47), RGB(0, 0, 0))
+        XCTAssertEqual(image.pixel(x: 10, y: 10).a, 255, "snapshots are opaque, as the window shows them")
+    }
+}
