@@ -66,7 +66,9 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
         pixelHeight = height
         self.scale = scale
         bounds = CGRect(x: 0, y: 0, width: CGFloat(width) / scale, height: CGFloat(height) / scale)
-        producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: width, targetHeight: height, viewport: bounds, scale: scale))
+        var builder = RenderGraphBuilder(targetWidth: width, targetHeight: height, viewport: bounds, scale: scale)
+        builder.maxSurfaceSize = renderer.maxSurfaceSize
+        producer = FrameProducer(builder: builder)
         CommitDistributor.shared.register(self)
     }
 
@@ -121,16 +123,26 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
     /// Validation-layer messages seen so far (with `LK_VALIDATION=1`).
     package var validationMessages: [String] { context.validationMessages }
 
+    /// Offscreen surfaces the renderer's pool has created, and how many it holds now.
+    package var surfacePoolStatistics: (created: Int, resident: Int) { renderer.surfacePoolStatistics }
+
+    /// Device memory blocks the renderer's context holds (growth checks).
+    package var memoryBlockCount: Int { renderer.memoryBlockCount }
+
+    /// The render graph of the last `render()`, printable (`description`).
+    package private(set) var lastGraph: RenderGraph?
+
     private func renderFrame() throws {
         producer.builder.viewport = bounds
         producer.clearColor = clearColor.premultipliedRGBA
         let (graph, events) = producer.produceFrame(at: frameTime ?? CACurrentMediaTime())
         AnimationCallbacks.shared.post(events)
+        lastGraph = graph
         let counters = try renderer.render(graph, readback: true)
         lastFrameStatistics = FrameStatistics(
             layerQuads: graph.passes.reduce(0) { $0 + $1.items.count }, drawCalls: counters.drawCalls,
             instances: counters.instances, passes: counters.passes, imagesUploaded: counters.imagesUploaded,
-            bytesUploaded: counters.bytesUploaded)
+            bytesUploaded: counters.bytesUploaded, offscreenReasons: counters.offscreenReasons)
     }
 }
 
@@ -143,4 +155,8 @@ public struct FrameStatistics: Equatable, Sendable {
     public var passes = 0
     public var imagesUploaded = 0
     public var bytesUploaded = 0
+    /// Why each offscreen pass exists, in execution order (DESIGN.md §4).
+    public var offscreenReasons: [OffscreenReason] = []
+    /// Passes into offscreen surfaces (`passes` counts them too).
+    public var offscreenPasses: Int { offscreenReasons.count }
 }

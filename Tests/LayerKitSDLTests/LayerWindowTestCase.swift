@@ -73,12 +73,12 @@ class LayerWindowTestCase: XCTestCase {
 /// Straight 8-bit RGB of a pixel, as the window shows it (snapshots are opaque).
 struct RGB: Equatable, CustomStringConvertible {
     var r, g, b: UInt8
-    init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { (self.r, self.g, self.b) = (r, g, b) }
+    init(bytes r: UInt8, _ g: UInt8, _ b: UInt8) { (self.r, self.g, self.b) = (r, g, b) }
 
     /// The 8-bit encoding of a color's components (round to nearest), as the compositor writes them.
     init(_ red: Double, _ green: Double, _ blue: Double) {
         func byte(_ value: Double) -> UInt8 { UInt8((min(max(value, 0), 1) * 255).rounded()) }
-        self.init(byte(red), byte(green), byte(blue))
+        self.init(bytes: byte(red), byte(green), byte(blue))
     }
 
     var description: String { "(\(r), \(g), \(b))" }
@@ -87,7 +87,7 @@ struct RGB: Equatable, CustomStringConvertible {
 extension CGImage {
     func rgb(_ x: Int, _ y: Int) -> RGB {
         let pixel = pixel(x: x, y: y)
-        return RGB(pixel.r, pixel.g, pixel.b)
+        return RGB(bytes: pixel.r, pixel.g, pixel.b)
     }
 
     /// The smallest x in row `y` whose pixel is `color`, if any.

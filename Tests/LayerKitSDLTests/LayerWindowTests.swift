@@ -90,8 +90,11 @@ final class LayerWindowTests: LayerWindowTestCase {
         XCTAssertLessThanOrEqual(abs(Int(blended.g) - Int(expected.g)), 1, "\(blended) vs \(expected)")
         XCTAssertLessThanOrEqual(abs(Int(blended.b) - Int(expected.b)), 1, "\(blended) vs \(expected)")
 
-        // A model change made between snapshots is in the next one.
+        // A model change made between snapshots is in the next one (without its implicit fade).
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
         card.backgroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
+        CATransaction.commit()
         let changed = try window.snapshot()
         XCTAssertEqual(changed.rgb(120, 30), RGB(0, 1, 0))
 

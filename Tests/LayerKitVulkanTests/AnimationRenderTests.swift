@@ -101,4 +101,41 @@ final class AnimationRenderTests: XCTestCase {
         XCTAssertEqual(flat.pixel(x: 17, y: 8).r, 255)
         XCTAssertEqual(flat.pixel(x: 20, y: 5).r, 0)
     }
+
+    private func solidImage(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> CGImage {
+        CGImage(width: 2, height: 2, bytesPerRow: 8, premultipliedRGBA: [UInt8](repeating: 0, count: 16).enumerated().map { index, _ in
+            [r, g, b, 255][index % 4]
+        }, alphaInfo: .noneSkipLast)!
+    }
+
+    func testContentsCrossFadeMixesTheTwoImagesByTheFraction() throws {
+        let (renderer, box) = try makeScene()
+        box.backgroundColor = nil
+        box.bounds = CGRect(x: 0, y: 0, width: 8, height: 8)
+        box.position = CGPoint(x: 8, y: 4)
+        let red = solidImage(255, 0, 0), blue = solidImage(0, 0, 255)
+        box.contents = blue
+        let fade = CABasicAnimation(keyPath: "contents")
+        fade.fromValue = red
+        fade.toValue = blue
+        fade.duration = 1
+        fade.beginTime = 1000
+        box.add(fade, forKey: "contents")
+        // At a quarter of the way: blue at 0.25 over red = (255·0.75, 0, 255·0.25) = (191.25, 0, 63.75).
+        renderer.beginFrame(atTime: 1000.25)
+        renderer.render()
+        renderer.endFrame()
+        let pixel = try renderer.snapshot().pixel(x: 12, y: 8)
+        XCTAssertEqual(Double(pixel.r), 191.25, accuracy: 1.5)
+        XCTAssertEqual(pixel.g, 0)
+        XCTAssertEqual(Double(pixel.b), 63.75, accuracy: 1.5)
+        XCTAssertEqual(pixel.a, 255)
+        // After the fade only the new image remains.
+        renderer.beginFrame(atTime: 1002)
+        renderer.render()
+        renderer.endFrame()
+        let after = try renderer.snapshot().pixel(x: 12, y: 8)
+        XCTAssertEqual([after.r, after.g, after.b, after.a], [0, 0, 255, 255])
+        XCTAssertEqual(renderer.validationMessages, [])
+    }
 }

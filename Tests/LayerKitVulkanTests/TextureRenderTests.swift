@@ -69,7 +69,7 @@ final class TextureRenderTests: VulkanRenderTestCase {
         let renderer = try makeRenderer()
         let a = TextureBinding(image: makeQuadrantImage(), minification: .nearest, magnification: .nearest)
         let b = TextureBinding(image: makeQuadrantImage(), minification: .nearest, magnification: .nearest)
-        let linearA = TextureBinding(image: a.image, minification: .linear, magnification: .linear)
+        let linearA = TextureBinding(image: a.image!, minification: .linear, magnification: .linear)
         let white = SIMD4<Float>(1, 1, 1, 1)
         let r = SIMD4<Float>(0, 0, 2, 2)
         // a a | b | (none) (none) | a | linear a  → 5 draw calls, 2 images.

@@ -16,6 +16,9 @@ package enum AnimatableValue: Sendable, Equatable {
     case color(SIMD4<Double>)
     /// Anything else (booleans, images, paths, layers): changes discretely at the halfway point.
     case discrete(DiscreteValue)
+    /// Two images part-way through a cross-fade (`contents` changes): `to` shows with opacity `fraction`
+    /// over `from`.
+    case crossfade(from: DiscreteValue, to: DiscreteValue, fraction: Double)
 
     /// The value of a model property or key-path component, or nil when it cannot animate.
     package init?(_ value: Any?) {
@@ -50,6 +53,7 @@ package enum AnimatableValue: Sendable, Equatable {
         case .transform(let v): return v
         case .color(let c): return CGColor(red: CGFloat(c.x), green: CGFloat(c.y), blue: CGFloat(c.z), alpha: CGFloat(c.w))
         case .discrete(let d): return d.value
+        case let .crossfade(from, to, fraction): return fraction < 0.5 ? from.value : to.value
         }
     }
 
@@ -64,6 +68,11 @@ package enum AnimatableValue: Sendable, Equatable {
                                 width: lerp(x.width, y.width, f), height: lerp(x.height, y.height, f)))
         case let (.transform(x), .transform(y)): return .transform(x.interpolated(to: y, fraction: f))
         case let (.color(x), .color(y)): return .color(x + (y - x) * f)
+        case let (.discrete(x), .discrete(y)) where x.value is CGImage && y.value is CGImage:
+            // Images cross-fade, as Core Animation animates `contents`.
+            if f <= 0 { return a }
+            if f >= 1 { return b }
+            return .crossfade(from: x, to: y, fraction: f)
         default: return f < 0.5 ? a : b
         }
     }
@@ -109,7 +118,7 @@ package enum AnimatableValue: Sendable, Equatable {
             // k repeats of t (k a whole number of completed iterations).
             let count = max(0, Int(k.rounded()))
             return .transform((0..<count).reduce(CATransform3DIdentity) { acc, _ in CATransform3DConcat(acc, t) })
-        case .discrete: return nil
+        case .discrete, .crossfade: return nil
         }
     }
 
@@ -136,7 +145,7 @@ package enum AnimatableValue: Sendable, Equatable {
         case .rect(let r): return r.isFiniteGeometry
         case .transform(let t): return t.isFiniteGeometry
         case .color(let c): return c.x.isFinite && c.y.isFinite && c.z.isFinite && c.w.isFinite
-        case .discrete: return true
+        case .discrete, .crossfade: return true
         }
     }
 

@@ -56,9 +56,11 @@ package struct PropertyAnimationTarget: Sendable, Hashable {
             return nil
         }
         // The sub-path must exist on the current value (e.g. "position.z" does not); an unset optional
-        // property (a nil color) can only be animated whole.
+        // built-in property (a nil color) can only be animated whole. A key that is neither built in nor
+        // set on the layer names nothing.
         let current = layer.value(forKey: path.key)
-        guard path.component != nil, current.map({ path.subvalue(of: $0) != nil }) ?? (path.component == .whole) else {
+        guard path.component != nil,
+              current.map({ path.subvalue(of: $0) != nil }) ?? (property != nil && path.component == .whole) else {
             LayerKitDiagnostics.emit(.unknownKeyPath(keyPath: keyPath))
             return nil
         }
@@ -120,7 +122,7 @@ extension AnimatableValue {
         case .rect: "CGRect"
         case .transform: "CATransform3D"
         case .color: "CGColor"
-        case .discrete: "value"
+        case .discrete, .crossfade: "value"
         }
     }
 }

@@ -27,6 +27,13 @@ extension CALayer {
         actionForChange(of: event)?.run(forKey: event, object: self, arguments: nil)
     }
 
+    /// Runs the action for `onOrderIn` / `onOrderOut`: looked up even on a layer that was never
+    /// committed (a new layer appearing in a committed tree), unless actions are disabled.
+    package func runOrderAction(_ event: String) {
+        guard !isPresentationCopy, !CATransaction.disableActions() else { return }
+        action(forKey: event)?.run(forKey: event, object: self, arguments: nil)
+    }
+
     /// `action(forKey:)`'s search.
     package func lookUpAction(forKey event: String) -> CAAction? {
         if let delegate, let found = delegate.action(for: self, forKey: event) {

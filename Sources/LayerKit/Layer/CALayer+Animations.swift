@@ -93,6 +93,12 @@ extension CALayer {
             // Resolve first: a group hands its (resolved) duration to children that have none.
             if entry.animation.beginTime == 0 { entry.animation.beginTime = now }
             if entry.animation.duration == 0 { entry.animation.duration = entry.transactionDuration }
+            guard entry.animation.timingParameters.isUsable else {
+                LayerKitDiagnostics.emit(.valueTypeMismatch(keyPath: "\(entry.key).timing", expected: "finite times and speed",
+                                                            got: "\(entry.animation.timingParameters)"))
+                dropped.append(entry.id)
+                continue
+            }
             guard let content = entry.animation.makeRecord(id: entry.id, layer: self) else {
                 dropped.append(entry.id)
                 continue
@@ -114,5 +120,14 @@ extension CALayer {
         list.entries.removeAll { $0.id == id }
         animationList = list
         didChange(.animations)
+    }
+}
+
+extension MediaTimingParameters {
+    /// Whether the times can produce frames: finite begin time, offset, duration and speed, and
+    /// non-negative duration and repeats (infinite repeats are allowed).
+    package var isUsable: Bool {
+        [beginTime, timeOffset, duration, speed].allSatisfy(\.isFinite) && duration >= 0
+            && !repeatCount.isNaN && repeatCount >= 0 && !repeatDuration.isNaN && repeatDuration >= 0
     }
 }

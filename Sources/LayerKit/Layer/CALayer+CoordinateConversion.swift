@@ -16,7 +16,7 @@ extension CALayer {
         var current: CALayer? = self
         while let layer = current {
             result = CATransform3DConcat(result, layer.transformToSuperlayerPlane)
-            current = layer.storedSuperlayer
+            current = layer.superlayer
         }
         return result
     }

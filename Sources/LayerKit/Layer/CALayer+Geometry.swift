@@ -146,7 +146,7 @@ extension CALayer {
     /// own plane.
     package var transformToSuperlayerPlane: CATransform3D {
         var result = transformToSuperlayer
-        if let superlayer = storedSuperlayer {
+        if let superlayer {
             result = CATransform3DConcat(result, superlayer.sublayerSpaceTransform)
         }
         return result.flattened

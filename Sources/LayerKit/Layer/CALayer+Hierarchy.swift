@@ -8,8 +8,14 @@ import Foundation
 // list changed.
 
 extension CALayer {
-    /// The layer's parent, or nil for a root (and for a mask layer).
-    public var superlayer: CALayer? { storedSuperlayer }
+    /// The layer's parent, or nil for a root (and for a mask layer). A presentation copy's superlayer is
+    /// the presentation copy of its model's superlayer (made on demand when the copy it was made with is
+    /// gone: a layer does not keep its parent alive).
+    public var superlayer: CALayer? {
+        if let parent = storedSuperlayer { return parent }
+        guard isPresentationCopy, let parent = model().storedSuperlayer else { return nil }
+        return parent.presentation()
+    }
 
     /// The layer's children, back to front (before `zPosition` ordering). Setting it replaces them all:
     /// the old children leave, the new ones leave their old parents. nil when there are none.
@@ -22,14 +28,18 @@ extension CALayer {
                 unique.append(layer)
             }
             for old in storedSublayers where !unique.contains(where: { $0 === old }) {
+                if hasBeenCommitted { old.runOrderAction("onOrderOut") }
                 old.storedSuperlayer = nil
             }
+            var joined: [CALayer] = []
             for layer in unique where layer.storedSuperlayer !== self {
                 layer.detachFromSuperlayer()
                 layer.storedSuperlayer = self
+                joined.append(layer)
             }
             storedSublayers = unique
             didChange(.sublayers)
+            for layer in joined { didOrderIn(layer) }
         }
     }
 
@@ -70,10 +80,12 @@ extension CALayer {
         guard canAdopt(newLayer) else { return }
         newLayer.detachFromSuperlayer()
         guard let index = storedSublayers.firstIndex(where: { $0 === oldLayer }) else { return }
+        if hasBeenCommitted { oldLayer.runOrderAction("onOrderOut") }
         storedSublayers[index] = newLayer
         oldLayer.storedSuperlayer = nil
         newLayer.storedSuperlayer = self
         didChange(.sublayers)
+        didOrderIn(newLayer)
     }
 
     /// Removes the layer from its superlayer (or from the layer it masks).
@@ -154,6 +166,7 @@ extension CALayer {
         storedSublayers.insert(layer, at: min(target, storedSublayers.count))
         layer.storedSuperlayer = self
         didChange(.sublayers)
+        didOrderIn(layer)
     }
 
     private func insert(_ layer: CALayer, before sibling: CALayer, offset: Int) {
@@ -167,11 +180,21 @@ extension CALayer {
         storedSublayers.insert(layer, at: index)
         layer.storedSuperlayer = self
         didChange(.sublayers)
+        didOrderIn(layer)
     }
 
-    /// Leaves the current superlayer, recording the change there.
+    /// Runs the `onOrderIn` action of a layer that joined this (committed) layer's tree, and this
+    /// layer's `sublayers` action, as Core Animation does.
+    private func didOrderIn(_ layer: CALayer) {
+        guard hasBeenCommitted else { return }
+        layer.runOrderAction("onOrderIn")
+        runAction(forEvent: "sublayers")
+    }
+
+    /// Leaves the current superlayer, recording the change there (after its `onOrderOut` action).
     private func detachFromSuperlayer() {
         guard let parent = storedSuperlayer else { return }
+        if parent.hasBeenCommitted { runOrderAction("onOrderOut") }
         parent.storedSublayers.removeAll { $0 === self }
         storedSuperlayer = nil
         parent.didChange(.sublayers)

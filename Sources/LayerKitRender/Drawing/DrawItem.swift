@@ -9,38 +9,89 @@ package enum TextureFilter: Hashable, Sendable {
     case trilinear
 }
 
-/// A texture a draw samples: an image plus how to sample it. Image identity is the `CGImage` object, so
+/// What a textured draw samples: a `CGImage` (uploaded once per image object) or the surface an earlier
+/// pass of the same graph rendered (`RenderTarget.offscreen`).
+package enum TextureSource: Hashable, Sendable {
+    case image(CGImage)
+    case surface(SurfaceID)
+
+    package static func == (lhs: TextureSource, rhs: TextureSource) -> Bool {
+        switch (lhs, rhs) {
+        case let (.image(a), .image(b)): a === b
+        case let (.surface(a), .surface(b)): a == b
+        default: false
+        }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        switch self {
+        case let .image(image):
+            hasher.combine(0)
+            hasher.combine(ObjectIdentifier(image))
+        case let .surface(surface):
+            hasher.combine(1)
+            hasher.combine(surface)
+        }
+    }
+}
+
+/// A texture a draw samples: a source plus how to sample it. Image identity is the `CGImage` object, so
 /// one image shown by many layers is uploaded once.
+///
+/// A surface is sampled over its whole logical size: uv (0, 0)…(1, 1) spans the `width`×`height` pixels
+/// its pass declared, whatever size of image the backend draws it into.
 package struct TextureBinding: Hashable, Sendable {
-    package let image: CGImage
+    package let source: TextureSource
     package var minification: TextureFilter
     package var magnification: TextureFilter
 
     package init(image: CGImage, minification: TextureFilter = .linear, magnification: TextureFilter = .linear) {
-        self.image = image
+        self.init(source: .image(image), minification: minification, magnification: magnification)
+    }
+
+    /// Samples an earlier pass's surface; nearest by default, which with the 1:1 composites the builder
+    /// makes reads each texel at its centre, exactly.
+    package init(surface: SurfaceID, minification: TextureFilter = .nearest, magnification: TextureFilter = .nearest) {
+        self.init(source: .surface(surface), minification: minification, magnification: magnification)
+    }
+
+    package init(source: TextureSource, minification: TextureFilter, magnification: TextureFilter) {
+        self.source = source
         self.minification = minification
         self.magnification = magnification
     }
 
-    package static func == (lhs: TextureBinding, rhs: TextureBinding) -> Bool {
-        lhs.image === rhs.image && lhs.minification == rhs.minification && lhs.magnification == rhs.magnification
+    /// The image sampled, if the source is an image.
+    package var image: CGImage? {
+        if case let .image(image) = source { return image }
+        return nil
     }
 
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(image))
-        hasher.combine(minification)
-        hasher.combine(magnification)
+    /// The surface sampled, if the source is a surface.
+    package var surface: SurfaceID? {
+        if case let .surface(surface) = source { return surface }
+        return nil
     }
 }
 
-/// One thing to draw in a pass: a quad instance and, when textured, what it samples. Blending is always
-/// premultiplied source-over (`dst = src + dst * (1 - src.a)`).
+/// How a draw's premultiplied output `src` combines with the target's `dst`.
+package enum BlendMode: Hashable, Sendable {
+    /// Porter-Duff source-over: `dst = src + dst * (1 - src.a)`. Every layer draw.
+    case sourceOver
+    /// Porter-Duff destination-in: `dst = dst * src.a`. Applies a mask: drawn over a surface holding the
+    /// masked content, with the mask's surface as `src`, it leaves content × mask alpha.
+    case destinationIn
+}
+
+/// One thing to draw in a pass: a quad instance, what it samples when textured, and how it blends.
 package struct DrawItem: Equatable, Sendable {
     package var instance: LayerInstance
     package var texture: TextureBinding?
+    package var blend: BlendMode
 
-    package init(instance: LayerInstance, texture: TextureBinding? = nil) {
+    package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver) {
         self.instance = instance
         self.texture = texture
+        self.blend = blend
     }
 }

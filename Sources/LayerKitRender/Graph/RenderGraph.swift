@@ -1,19 +1,60 @@
 /// What a frame draws: passes in execution order, each into a target, each with its draw list.
 ///
-/// A value, printable and testable without a GPU. The last pass draws into the frame's target (the
-/// swapchain image or the headless image); earlier passes draw offscreen surfaces that later passes sample.
+/// A value, printable (`description`, see `RenderGraph+Description.swift`) and checkable
+/// (`invariantViolations`, see `RenderGraph+Invariants.swift`) without a GPU. The last pass draws into the
+/// frame's target (the swapchain image or the headless image); earlier passes draw offscreen surfaces that
+/// later passes sample (`TextureSource.surface`). Each surface is drawn by exactly one pass, which comes
+/// before every pass that samples it, and each is sampled at least once.
 package struct RenderGraph: Sendable {
     package var passes: [RenderPass]
 
     package init(passes: [RenderPass]) {
         self.passes = passes
     }
+
+    /// The passes that draw offscreen surfaces, in execution order.
+    package var offscreenPasses: [RenderPass] { passes.filter { $0.reason != nil } }
+}
+
+/// Names one offscreen surface within a graph. Numbers are assigned in the order the builder opens
+/// surfaces and mean nothing across frames; the backend maps each to a pooled image.
+package struct SurfaceID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package var rawValue: Int
+
+    package init(_ rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    package static func < (lhs: SurfaceID, rhs: SurfaceID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    package var description: String { "surface \(rawValue)" }
 }
 
 /// Where a pass draws.
 package enum RenderTarget: Hashable, Sendable {
     /// The frame's own image, `width`×`height` pixels.
     case frame(width: Int, height: Int)
+    /// An offscreen surface of `width`×`height` pixels (premultiplied RGBA8), drawn by this pass and
+    /// sampled by later ones.
+    case offscreen(SurfaceID, width: Int, height: Int)
+
+    package var width: Int {
+        switch self {
+        case let .frame(width, _), let .offscreen(_, width, _): width
+        }
+    }
+
+    package var height: Int {
+        switch self {
+        case let .frame(_, height), let .offscreen(_, _, height): height
+        }
+    }
+
+    /// The surface drawn, for an offscreen target.
+    package var surface: SurfaceID? {
+        if case let .offscreen(surface, _, _) = self { return surface }
+        return nil
+    }
 }
 
 /// One render pass: clear a target, then draw its items in order.
@@ -23,11 +64,14 @@ package struct RenderPass: Sendable {
     /// Premultiplied RGBA the target is cleared to.
     package var clearColor: SIMD4<Float>
     package var items: [DrawItem]
+    /// Why an offscreen pass exists; nil for the frame's pass.
+    package var reason: OffscreenReason?
 
-    package init(name: String, target: RenderTarget, clearColor: SIMD4<Float>, items: [DrawItem]) {
+    package init(name: String, target: RenderTarget, clearColor: SIMD4<Float>, items: [DrawItem], reason: OffscreenReason? = nil) {
         self.name = name
         self.target = target
         self.clearColor = clearColor
         self.items = items
+        self.reason = reason
     }
 }

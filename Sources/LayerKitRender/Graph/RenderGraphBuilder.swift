@@ -4,14 +4,17 @@ import LayerKit
 ///
 /// Input: the render tree, the root layer, the target's size in pixels, and the viewport (the region of
 /// the root's superlayer space shown, in points, and the pixels per point).
-/// Output: a `RenderGraph` whose one pass draws every visible layer back to front: for each layer its
-/// background, its contents (up to nine pieces), its sublayers ordered by `zPosition`, then its border.
+/// Output: a `RenderGraph` whose last pass draws every visible layer into the frame back to front: for
+/// each layer its background, its contents (up to nine pieces), its sublayers ordered by `zPosition`,
+/// then its border. Layers with a `mask`, and groups whose opacity cannot be folded, are drawn into
+/// offscreen surfaces by earlier passes (`RenderGraphBuilder+Offscreen.swift`).
 ///
 /// Each layer flattens its sublayers into its own plane (no `CATransformLayer` yet), so a layer's map to
 /// the target is a plane homography built top-down: `world(child) = flatten(placement(child) ·
 /// sublayerSpace(parent)) · world(parent)`. `masksToBounds` becomes an analytic rounded-rect clip that
-/// the layer's contents and sublayers carry (the innermost clip when clips nest). Opacity multiplies down
-/// the tree (group opacity with offscreen passes comes with the render-graph work). Contents under an odd
+/// the layer's contents and sublayers carry (the innermost clip when clips nest). Opacity is group opacity
+/// (`allowsGroupOpacity`, folded into the draws wherever that is exact) or, without it, multiplies down
+/// the tree. Contents under an odd
 /// number of `isGeometryFlipped` superlayers are laid out mirrored within the bounds (Core Animation's
 /// `contentsAreFlipped()`), so the image stays upright on screen and `.top` shows at the visual top.
 /// Skipped: hidden or fully transparent subtrees, layers facing away with `isDoubleSided == false`,
@@ -24,6 +27,9 @@ package struct RenderGraphBuilder {
     package var viewport: CGRect
     /// Target pixels per point.
     package var scale: CGFloat
+    /// The largest offscreen surface side, in pixels (the device's image size limit); surfaces are also
+    /// never larger than the target.
+    package var maxSurfaceSize = 16_384
 
     package init(targetWidth: Int, targetHeight: Int, viewport: CGRect, scale: CGFloat) {
         self.targetWidth = targetWidth
@@ -54,6 +60,7 @@ package struct RenderGraphBuilder {
                        animations: inout AnimationState) -> RenderGraph {
         var items: [DrawItem] = []
         items.reserveCapacity(tree.nodes.count)
+        var offscreen = OffscreenPasses()
         if let rootNode = tree[root] {
             // Root's superlayer space → pixels.
             let toPixels = CATransform3DConcat(
@@ -64,18 +71,22 @@ package struct RenderGraphBuilder {
             visit(presentedRoot, localTime: rootTime, parentSpace: toPixels, opacity: 1, clip: nil, contentsFlipped: false,
                   context: &context, into: &items)
             animations = context.animations
+            offscreen = context.offscreen
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
-        return RenderGraph(passes: [pass])
+        let graph = RenderGraph(passes: offscreen.passes + [pass])
+        assert(graph.invariantViolations.isEmpty, "render graph invariants: \(graph.invariantViolations)\n\(graph)")
+        return graph
     }
 
-    private struct VisitContext {
+    struct VisitContext {
         let tree: RenderTree
         var animations: AnimationState
+        var offscreen = OffscreenPasses()
     }
 
     /// The node as it appears at its parent's time: its animations applied in its local time.
-    private func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
+    func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
         let localTime = node.timing.localTime(fromParentTime: parentTime)
         guard !node.animations.isEmpty else { return (node, localTime) }
         var presented = node.copy()
@@ -87,7 +98,7 @@ package struct RenderGraphBuilder {
     }
 
     /// An analytic clip in force: the clipping layer's bounds, corner radii, and its map to pixels.
-    private struct Clip {
+    struct Clip {
         var rect: CGRect
         var radii: SIMD4<Float>
         var toPixelsInverse: PlaneHomography
@@ -95,10 +106,18 @@ package struct RenderGraphBuilder {
 
     /// Draws `node` (already presented at `localTime`) and its subtree. `parentSpace` maps the parent's sublayer space to pixels (4×4,
     /// already including the parent's `sublayerSpaceTransform`).
-    private func visit(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
-                       clip inheritedClip: Clip?, contentsFlipped: Bool, context: inout VisitContext, into items: inout [DrawItem]) {
-        let opacity = inherited * min(max(node.opacity, 0), 1)
-        guard !node.isHidden, opacity > 0 else { return }
+    /// With `isolated`, the caller (`visitIsolated`) has taken care of the node's own opacity and mask.
+    func visit(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
+               clip inheritedClip: Clip?, contentsFlipped: Bool, isolated: Bool = false,
+               context: inout VisitContext, into items: inout [DrawItem]) {
+        let ownOpacity = min(max(node.opacity, 0), 1)
+        guard !node.isHidden, ownOpacity > 0, inherited > 0 else { return }
+        if !isolated && Self.needsIsolation(node, opacity: ownOpacity) {
+            visitIsolated(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
+                          contentsFlipped: contentsFlipped, context: &context, into: &items)
+            return
+        }
+        let opacity = isolated ? inherited : inherited * ownOpacity
 
         let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).flattened
         let homography = PlaneHomography(toPixels)
@@ -152,8 +171,8 @@ package struct RenderGraphBuilder {
         }
         let ownClipFields = ownClip.map { clipInstanceFields($0, localToPixels: homography) }
 
-        // Contents.
-        if hasSize, let image = node.contents {
+        // Contents (during a cross-fade: the old image, then the new one at the fade's opacity).
+        func drawContents(_ image: CGImage, alpha: CGFloat) {
             let crop = node.contentsRect
             let imageSize = CGSize(width: CGFloat(image.width) * crop.width / max(node.contentsScale, 1e-6),
                                    height: CGFloat(image.height) * crop.height / max(node.contentsScale, 1e-6))
@@ -161,7 +180,7 @@ package struct RenderGraphBuilder {
                                                        imageSize: imageSize, contentsAreFlipped: contentsFlipped)
             let binding = TextureBinding(image: image, minification: Self.filter(node.minificationFilter),
                                          magnification: Self.filter(node.magnificationFilter))
-            let tint = SIMD4<Float>(repeating: Float(opacity))
+            let tint = SIMD4<Float>(repeating: Float(opacity * alpha))
             for piece in ContentsLayout.pieces(destination: destination, imageSize: imageSize, contentsRect: crop, center: node.contentsCenter) {
                 // Flipped contents are laid out in a space mirrored within the bounds (as Core Animation
                 // renders contents when `contentsAreFlipped()`), so the image stays upright on screen and
@@ -176,6 +195,12 @@ package struct RenderGraphBuilder {
                     instance: instance(quad: rect, color: tint, shape: rect, shapeRadii: .zero, flags: [.textured],
                                        uv: uv, clip: ownClipFields),
                     texture: binding))
+            }
+        }
+        if hasSize {
+            if let old = node.contentsCrossfadeFrom { drawContents(old, alpha: 1) }
+            if let image = node.contents {
+                drawContents(image, alpha: node.contentsCrossfadeFrom == nil ? 1 : node.contentsCrossfadeFraction)
             }
         }
 
@@ -208,7 +233,7 @@ package struct RenderGraphBuilder {
     // MARK: - Geometry
 
     /// Pixels → Vulkan clip space (x right, y down, both −1…1).
-    private var pixelToClip: CATransform3D {
+    var pixelToClip: CATransform3D {
         CATransform3DConcat(CATransform3DMakeScale(2 / CGFloat(targetWidth), 2 / CGFloat(targetHeight), 1),
                             CATransform3DMakeTranslation(-1, -1, 0))
     }
@@ -331,7 +356,7 @@ package struct RenderGraphBuilder {
     }
 
     /// A row-vector matrix as the shader's four columns (the rows of the row-vector matrix).
-    private static func columnMajor(_ t: CATransform3D) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    static func columnMajor(_ t: CATransform3D) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
         (SIMD4(Float(t.m11), Float(t.m12), Float(t.m13), Float(t.m14)),
          SIMD4(Float(t.m21), Float(t.m22), Float(t.m23), Float(t.m24)),
          SIMD4(Float(t.m31), Float(t.m32), Float(t.m33), Float(t.m34)),

@@ -51,6 +51,10 @@ extension RenderNode: AnimatedPropertyStore {
         case (.isDoubleSided, .discrete(let d)): isDoubleSided = d.value as? Bool ?? isDoubleSided
         case (.masksToBounds, .discrete(let d)): masksToBounds = d.value as? Bool ?? masksToBounds
         case (.contents, .discrete(let d)): contents = d.value as? CGImage
+        case let (.contents, .crossfade(from, to, fraction)):
+            contentsCrossfadeFrom = from.value as? CGImage
+            contents = to.value as? CGImage
+            contentsCrossfadeFraction = CGFloat(fraction)
         case (.contentsRect, .rect(let v)): contentsRect = v
         case (.contentsCenter, .rect(let v)): contentsCenter = v
         default: break

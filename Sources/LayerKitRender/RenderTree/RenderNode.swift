@@ -31,6 +31,8 @@ package final class RenderNode: @unchecked Sendable {
     package var isOpaque = false
     package var isDoubleSided = true
     package var allowsEdgeAntialiasing = false
+    /// Core Animation's default: a layer below full opacity composites its subtree as one group.
+    package var allowsGroupOpacity = true
     package var masksToBounds = false
 
     // Contents
@@ -40,6 +42,10 @@ package final class RenderNode: @unchecked Sendable {
     package var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
     package var minificationFilter = "linear"
     package var magnificationFilter = "linear"
+    /// Set only on a presented copy part-way through a `contents` cross-fade: the old image, drawn under
+    /// `contents` (which shows with opacity `contentsCrossfadeFraction`).
+    package var contentsCrossfadeFrom: CGImage?
+    package var contentsCrossfadeFraction: CGFloat = 1
 
     // Structure
     package var sublayers: [LayerID] = []
@@ -67,6 +73,7 @@ package final class RenderNode: @unchecked Sendable {
         copy.borderWidth = borderWidth; copy.borderColor = borderColor; copy.opacity = opacity
         copy.isHidden = isHidden; copy.isOpaque = isOpaque; copy.isDoubleSided = isDoubleSided
         copy.allowsEdgeAntialiasing = allowsEdgeAntialiasing; copy.masksToBounds = masksToBounds
+        copy.allowsGroupOpacity = allowsGroupOpacity
         copy.contents = contents; copy.contentsGravity = contentsGravity; copy.contentsRect = contentsRect
         copy.contentsCenter = contentsCenter; copy.minificationFilter = minificationFilter
         copy.magnificationFilter = magnificationFilter
@@ -97,6 +104,7 @@ package final class RenderNode: @unchecked Sendable {
         case (.isOpaque, .bool(let v)): isOpaque = v
         case (.isDoubleSided, .bool(let v)): isDoubleSided = v
         case (.allowsEdgeAntialiasing, .bool(let v)): allowsEdgeAntialiasing = v
+        case (.allowsGroupOpacity, .bool(let v)): allowsGroupOpacity = v
         case (.masksToBounds, .bool(let v)): masksToBounds = v
         case (.contents, .image(let v)): contents = v
         case (.contentsGravity, .string(let v)): contentsGravity = v

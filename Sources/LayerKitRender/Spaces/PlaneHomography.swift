@@ -37,11 +37,14 @@ package struct PlaneHomography: Equatable, Sendable {
         return PlaneHomography(r0: row(r0), r1: row(r1), r2: row(r2))
     }
 
-    /// The inverse, or nil when singular (relative to the matrix's size).
+    /// The inverse, or nil when singular relative to the matrix's size: when |det| is below 1e-12 of the
+    /// product of the row lengths (Hadamard's bound on |det|), so a far translation alone, which
+    /// lengthens one row, does not make a map singular.
     package func inverted() -> PlaneHomography? {
         let det = determinant
-        let scale = [r0, r1, r2].map { max(abs($0.x), abs($0.y), abs($0.z)) }.max()!
-        guard det.isFinite, scale > 0, abs(det) > 1e-12 * scale * scale * scale else { return nil }
+        func length(_ r: SIMD3<Double>) -> Double { (r * r).sum().squareRoot() }
+        let bound = length(r0) * length(r1) * length(r2)
+        guard det.isFinite, bound > 0, abs(det) > 1e-12 * bound else { return nil }
         let c0 = SIMD3(r1.y * r2.z - r1.z * r2.y, r0.z * r2.y - r0.y * r2.z, r0.y * r1.z - r0.z * r1.y)
         let c1 = SIMD3(r1.z * r2.x - r1.x * r2.z, r0.x * r2.z - r0.z * r2.x, r0.z * r1.x - r0.x * r1.z)
         let c2 = SIMD3(r1.x * r2.y - r1.y * r2.x, r0.y * r2.x - r0.x * r2.y, r0.x * r1.y - r0.y * r1.x)

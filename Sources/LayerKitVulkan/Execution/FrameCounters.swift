@@ -1,7 +1,9 @@
+import LayerKitRender
+
 /// What one rendered frame cost, as plain named counters (STYLE.md guideline 16). Independent of the
 /// machine, so tests and benchmarks can assert them.
 package struct FrameCounters: Equatable, Sendable, CustomStringConvertible {
-    /// `vkCmdDraw` calls: one per batch of consecutive items that share a texture binding.
+    /// `vkCmdDraw` calls: one per batch of consecutive items that share a texture binding and blend mode.
     package var drawCalls = 0
     /// Quads drawn (one instance per `DrawItem`).
     package var instances = 0
@@ -9,18 +11,32 @@ package struct FrameCounters: Equatable, Sendable, CustomStringConvertible {
     package var bytesUploaded = 0
     /// Images uploaded this frame; an image already resident costs nothing.
     package var imagesUploaded = 0
-    /// Render passes recorded.
+    /// Render passes recorded (offscreen passes and the frame's).
     package var passes = 0
+    /// Why each offscreen pass exists, in execution order.
+    package var offscreenReasons: [OffscreenReason] = []
+    /// Offscreen surface images created this frame; zero when the pool had them all.
+    package var surfacesCreated = 0
 
-    package init(drawCalls: Int = 0, instances: Int = 0, bytesUploaded: Int = 0, imagesUploaded: Int = 0, passes: Int = 0) {
+    /// Render passes into offscreen surfaces.
+    package var offscreenPasses: Int { offscreenReasons.count }
+
+    package init(drawCalls: Int = 0, instances: Int = 0, bytesUploaded: Int = 0, imagesUploaded: Int = 0, passes: Int = 0,
+                 offscreenReasons: [OffscreenReason] = [], surfacesCreated: Int = 0) {
         self.drawCalls = drawCalls
         self.instances = instances
         self.bytesUploaded = bytesUploaded
         self.imagesUploaded = imagesUploaded
         self.passes = passes
+        self.offscreenReasons = offscreenReasons
+        self.surfacesCreated = surfacesCreated
     }
 
     package var description: String {
-        "passes \(passes), draw calls \(drawCalls), instances \(instances), images uploaded \(imagesUploaded) (\(bytesUploaded) bytes)"
+        var text = "passes \(passes), draw calls \(drawCalls), instances \(instances), images uploaded \(imagesUploaded) (\(bytesUploaded) bytes)"
+        if !offscreenReasons.isEmpty {
+            text += ", offscreen passes \(offscreenPasses) (" + offscreenReasons.map(\.rawValue).joined(separator: ", ") + ")"
+        }
+        return text
     }
 }

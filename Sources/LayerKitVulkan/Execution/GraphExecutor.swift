@@ -5,20 +5,34 @@ import LayerKitRender
 /// Records a `RenderGraph` into a frame's command buffer. It decides nothing about what to draw: the
 /// graph's passes and items are executed as given.
 ///
-/// Input: a graph whose passes draw into the renderer's frame target, a recycled `FrameContext`.
-/// Output: commands — texture uploads first, then one render pass per `RenderPass` (cleared to its color),
-/// each item one instance of the layer-quad pipeline — and the frame's `FrameCounters`.
-/// Batching: consecutive items with equal texture bindings (image identity and filters; untextured items
-/// share the nil binding) become one instanced `vkCmdDraw` of 4 vertices, with `firstInstance` indexing
-/// the frame's instance buffer. Items are never reordered. An empty graph still clears the target to
-/// transparent black, so a readback always has defined pixels.
-/// Cost: O(items) CPU; 256 bytes of instance data per item; one draw call per batch.
+/// Input: a graph whose last pass draws into the renderer's frame target and whose earlier passes draw
+/// offscreen surfaces (`RenderTarget.offscreen`), a recycled `FrameContext`.
+/// Output: commands — texture uploads first, then one render pass per `RenderPass` in graph order (each
+/// cleared to its color), each item one instance of the layer-quad pipeline — and the frame's
+/// `FrameCounters`.
+/// Surfaces: before recording, each offscreen pass gets an image from the `SurfacePool` (in pass order),
+/// and each image goes back to the pool right after the last pass that samples it, so a later pass of the
+/// same frame may draw into it again. Offscreen passes use the surface render pass, whose dependencies
+/// order them after earlier uses of the image and make their writes visible to the fragment shaders of
+/// later passes; no other barriers are needed. A surface is drawn at its pass's size from the top-left
+/// corner of its (bucket-sized) image; the uv of items sampling it are scaled by logical / image size as
+/// they are written, so uv 0…1 still spans exactly the pass's pixels.
+/// Batching: consecutive items with equal texture bindings (image identity or surface, and filters;
+/// untextured items share the nil binding) and equal blend modes become one instanced `vkCmdDraw` of 4
+/// vertices, with `firstInstance` indexing the frame's instance buffer. Items are never reordered. An
+/// empty graph still clears the target to transparent black, so a readback always has defined pixels.
+/// A graph that breaks `RenderGraph.invariantViolations` is refused before anything is recorded.
+/// Cost: O(items) CPU; 256 bytes of instance data per item; one draw call per batch; one render pass per
+/// graph pass; surface images only when the pool has none of the size free.
 final class GraphExecutor {
     private let device: VulkanDevice
     private let allocator: MemoryAllocator
     private let pipeline: LayerPipeline
     private let uploader: ImageUploader
     private let instanceDescriptors: DescriptorAllocator
+    /// Made at the first graph with an offscreen pass.
+    private var surfaceResources: (pipelines: SurfacePipelines, pool: SurfacePool)?
+    private var frameNumber: UInt64 = 0
 
     init(device: VulkanDevice, allocator: MemoryAllocator, pipeline: LayerPipeline, uploader: ImageUploader, instanceDescriptors: DescriptorAllocator) {
         self.device = device
@@ -28,6 +42,9 @@ final class GraphExecutor {
         self.instanceDescriptors = instanceDescriptors
     }
 
+    /// The surface pool's counts (all zero before the first offscreen pass).
+    var surfacePoolStatistics: SurfacePool.Statistics { surfaceResources?.pool.statistics ?? SurfacePool.Statistics() }
+
     func record(_ graph: RenderGraph, frame: FrameContext, target: HeadlessTarget) throws -> FrameCounters {
         try record(graph, frame: frame, into: FramebufferTarget(framebuffer: target.framebuffer, width: target.width, height: target.height))
     }
@@ -35,13 +52,11 @@ final class GraphExecutor {
     /// Records `graph` into `target`, a framebuffer of this executor's render pass.
     func record(_ graph: RenderGraph, frame: FrameContext, into target: FramebufferTarget) throws -> FrameCounters {
         let commandBuffer = frame.commandBuffer
-        for pass in graph.passes {
-            guard case let .frame(width, height) = pass.target, width > 0, height > 0,
-                  !target.requiresExactSize || (width == target.width && height == target.height) else {
-                throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); this renderer's frame is \(target.width)x\(target.height)")
-            }
-        }
+        try validate(graph, target: target)
+        frameNumber += 1
         var counters = FrameCounters()
+        let surfaces = try assignSurfaces(graph, frame: frame)
+        if let pool = surfaceResources?.pool { counters.surfacesCreated = pool.statistics.created - surfaces.createdBefore }
 
         // Uploads, before any render pass.
         let uploadedBefore = (uploader.imagesUploaded, uploader.bytesUploaded)
@@ -49,12 +64,13 @@ final class GraphExecutor {
         var requestIndex: [ObjectIdentifier: Int] = [:]
         for pass in graph.passes {
             for case let binding? in pass.items.lazy.map(\.texture) {
+                guard let image = binding.image else { continue }
                 let wantsMips = binding.minification == .trilinear
-                if let index = requestIndex[ObjectIdentifier(binding.image)] {
+                if let index = requestIndex[ObjectIdentifier(image)] {
                     requests[index].mipmapped = requests[index].mipmapped || wantsMips
                 } else {
-                    requestIndex[ObjectIdentifier(binding.image)] = requests.count
-                    requests.append((binding.image, wantsMips))
+                    requestIndex[ObjectIdentifier(image)] = requests.count
+                    requests.append((image, wantsMips))
                 }
             }
         }
@@ -74,7 +90,13 @@ final class GraphExecutor {
         var index = 0
         for pass in graph.passes {
             for item in pass.items {
-                withUnsafeBytes(of: item.instance) { bytes in
+                var instance = item.instance
+                if let surface = item.texture?.surface, let assigned = surfaces.bySurface[surface] {
+                    // uv 0…1 means the pass's pixels, the top-left part of the pooled image.
+                    let sx = Float(assigned.width) / Float(assigned.image.width), sy = Float(assigned.height) / Float(assigned.image.height)
+                    instance.uv *= SIMD4(sx, sy, sx, sy)
+                }
+                withUnsafeBytes(of: instance) { bytes in
                     (base + index * stride).copyMemory(from: bytes.baseAddress!, byteCount: min(bytes.count, stride))
                 }
                 index += 1
@@ -87,26 +109,43 @@ final class GraphExecutor {
             : graph.passes
         var firstInstance = 0
         for (passIndex, pass) in passes.enumerated() {
-            device.labels.begin(commandBuffer, "pass \(passIndex) · \(pass.name)")
-            beginRenderPass(commandBuffer, target: target, clearColor: pass.clearColor)
+            let label = pass.reason.map { "pass \(passIndex) · offscreen · \($0) · \(pass.name)" } ?? "pass \(passIndex) · \(pass.name)"
+            device.labels.begin(commandBuffer, label)
+            let framebuffer: VkFramebuffer, renderPass: VkRenderPass, area: (width: Int, height: Int)
+            switch pass.target {
+            case .frame:
+                (framebuffer, renderPass, area) = (target.framebuffer, pipeline.renderPass, (target.width, target.height))
+            case let .offscreen(surface, width, height):
+                guard let assigned = surfaces.bySurface[surface], let pipelines = surfaceResources?.pipelines else {
+                    preconditionFailure("\(surface) has no image")
+                }
+                (framebuffer, renderPass, area) = (assigned.image.framebuffer, pipelines.renderPass, (width, height))
+            }
+            beginRenderPass(commandBuffer, renderPass: renderPass, framebuffer: framebuffer, area: area, clearColor: pass.clearColor)
             if !pass.items.isEmpty {
                 // The pass's own size: a swapchain caught mid-resize draws it from the top-left corner.
-                guard case let .frame(passWidth, passHeight) = pass.target else { preconditionFailure("checked above") }
-                vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline)
+                let (passWidth, passHeight) = (pass.target.width, pass.target.height)
                 var viewport = VkViewport(x: 0, y: 0, width: Float(passWidth), height: Float(passHeight), minDepth: 0, maxDepth: 1)
                 vkCmdSetViewport(commandBuffer, 0, 1, &viewport)
-                let scissorExtent = VkExtent2D(width: UInt32(min(passWidth, target.width)), height: UInt32(min(passHeight, target.height)))
+                let scissorExtent = VkExtent2D(width: UInt32(min(passWidth, area.width)), height: UInt32(min(passHeight, area.height)))
                 var scissor = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: scissorExtent)
                 vkCmdSetScissor(commandBuffer, 0, 1, &scissor)
+                // Every pipeline shares the frame pipeline's layout, so set 0 stays bound across pipelines.
                 var set: VkDescriptorSet? = instanceSet.set
                 vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
+                var boundPipeline: VkPipeline?
                 var boundTexture: VkDescriptorSet?
                 var start = 0
                 while start < pass.items.count {
-                    let binding = pass.items[start].texture
+                    let binding = pass.items[start].texture, blend = pass.items[start].blend
                     var end = start + 1
-                    while end < pass.items.count && pass.items[end].texture == binding { end += 1 }
-                    var textureSet: VkDescriptorSet? = try uploader.descriptorSet(for: binding)
+                    while end < pass.items.count && pass.items[end].texture == binding && pass.items[end].blend == blend { end += 1 }
+                    let batchPipeline = try pipelineFor(pass, blend: blend)
+                    if batchPipeline != boundPipeline {
+                        vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, batchPipeline)
+                        boundPipeline = batchPipeline
+                    }
+                    var textureSet: VkDescriptorSet? = try descriptorSet(for: binding, surfaces: surfaces)
                     if textureSet != boundTexture {
                         vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 1, 1, &textureSet, 0, nil)
                         boundTexture = textureSet
@@ -121,18 +160,120 @@ final class GraphExecutor {
             firstInstance += pass.items.count
         }
         counters.passes = graph.passes.count
+        counters.offscreenReasons = graph.passes.compactMap(\.reason)
         return counters
     }
 
-    private func beginRenderPass(_ commandBuffer: VkCommandBuffer, target: FramebufferTarget, clearColor: SIMD4<Float>) {
+    // MARK: - Checks
+
+    /// Refuses a graph this executor cannot draw: a frame pass of the wrong size, a surface beyond the
+    /// device's limits, or broken graph invariants.
+    private func validate(_ graph: RenderGraph, target: FramebufferTarget) throws {
+        for pass in graph.passes {
+            switch pass.target {
+            case let .frame(width, height):
+                guard width > 0, height > 0, !target.requiresExactSize || (width == target.width && height == target.height) else {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); this renderer's frame is \(target.width)x\(target.height)")
+                }
+                if pass.items.contains(where: { $0.blend != .sourceOver }) {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" blends other than source-over into the frame; only surfaces support that")
+                }
+            case let .offscreen(_, width, height):
+                let limit = Int(min(device.limits.maxImageDimension2D, device.limits.maxFramebufferWidth, device.limits.maxFramebufferHeight))
+                guard width > 0, height > 0, width <= limit, height <= limit else {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); surfaces are 1...\(limit) pixels a side")
+                }
+            }
+        }
+        let violations = graph.invariantViolations
+        guard violations.isEmpty else {
+            throw VulkanError.unsupportedTarget("the render graph breaks its invariants: "
+                + violations.map(\.description).joined(separator: "; ") + "\n\(graph)")
+        }
+    }
+
+    // MARK: - Surfaces
+
+    /// The image behind one surface of the graph, and the surface's own (logical) size.
+    private struct AssignedSurface {
+        let image: PooledSurface
+        let width: Int
+        let height: Int
+    }
+
+    private struct SurfaceAssignment {
+        var bySurface: [SurfaceID: AssignedSurface] = [:]
+        var createdBefore = 0
+    }
+
+    /// Gives every offscreen pass an image from the pool, in pass order, returning each to the pool after
+    /// the last pass that samples it (so later passes may reuse it within the frame).
+    private func assignSurfaces(_ graph: RenderGraph, frame: FrameContext) throws -> SurfaceAssignment {
+        var assignment = SurfaceAssignment()
+        guard graph.passes.contains(where: { $0.reason != nil }) else { return assignment }
+        let (_, pool) = try makeSurfaceResources()
+        assignment.createdBefore = pool.statistics.created
+        pool.beginFrame(frameNumber, frame: frame)
+        var lastReader: [SurfaceID: Int] = [:]
+        for (index, pass) in graph.passes.enumerated() {
+            for case let surface? in pass.items.lazy.map({ $0.texture?.surface }) { lastReader[surface] = index }
+        }
+        var releasedAfter = [[PooledSurface]](repeating: [], count: graph.passes.count)
+        var held: [PooledSurface] = []
+        do {
+            for (index, pass) in graph.passes.enumerated() {
+                if case let .offscreen(surface, width, height) = pass.target {
+                    let image = try pool.acquire(width: width, height: height)
+                    held.append(image)
+                    assignment.bySurface[surface] = AssignedSurface(image: image, width: width, height: height)
+                    releasedAfter[lastReader[surface] ?? index].append(image)
+                }
+                for image in releasedAfter[index] {
+                    pool.release(image)
+                    held.removeAll { $0 === image }
+                }
+            }
+        } catch {
+            for image in held { pool.release(image) }
+            throw error
+        }
+        return assignment
+    }
+
+    private func makeSurfaceResources() throws -> (SurfacePipelines, SurfacePool) {
+        if let surfaceResources { return surfaceResources }
+        let pipelines = try SurfacePipelines(device: device, sharing: pipeline)
+        let pool = SurfacePool(device: device, allocator: allocator, renderPass: pipelines.renderPass, descriptors: uploader.descriptors)
+        surfaceResources = (pipelines, pool)
+        return (pipelines, pool)
+    }
+
+    private func pipelineFor(_ pass: RenderPass, blend: BlendMode) throws -> VkPipeline {
+        switch pass.target {
+        case .frame: pipeline.pipeline  // validated: source-over only
+        case .offscreen: try makeSurfaceResources().0.pipeline(for: blend)
+        }
+    }
+
+    /// The set-1 descriptor for a batch: an image's (uploaded this frame or before), a surface's, or the
+    /// white texture's for untextured batches.
+    private func descriptorSet(for binding: TextureBinding?, surfaces: SurfaceAssignment) throws -> VkDescriptorSet {
+        guard let binding, case let .surface(surface) = binding.source else { return try uploader.descriptorSet(for: binding) }
+        guard let assigned = surfaces.bySurface[surface] else { preconditionFailure("\(surface) has no image") }
+        let key = SamplerCache.Key(minification: binding.minification, magnification: binding.magnification)
+        return try assigned.image.texture.descriptorSet(for: key, samplers: uploader.samplers, device: device)
+    }
+
+    private func beginRenderPass(_ commandBuffer: VkCommandBuffer, renderPass: VkRenderPass, framebuffer: VkFramebuffer,
+                                 area: (width: Int, height: Int), clearColor: SIMD4<Float>) {
         var clear = VkClearValue()
         clear.color.float32 = (clearColor.x, clearColor.y, clearColor.z, clearColor.w)
         withUnsafePointer(to: &clear) { clearPointer in
             var info = VkRenderPassBeginInfo()
             info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO
-            info.renderPass = pipeline.renderPass
-            info.framebuffer = target.framebuffer
-            info.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(target.width), height: UInt32(target.height)))
+            info.renderPass = renderPass
+            info.framebuffer = framebuffer
+            info.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(area.width), height: UInt32(area.height)))
             info.clearValueCount = 1
             info.pClearValues = clearPointer
             vkCmdBeginRenderPass(commandBuffer, &info, VK_SUBPASS_CONTENTS_INLINE)

@@ -8,7 +8,7 @@ import LayerKitRender
 /// frame; `readback()` gives the last frame's pixels (premultiplied RGBA8, gamma-encoded as composited).
 /// Frames in flight: two. `render` waits only for the frame two submissions back, so the CPU records while
 /// the GPU draws; `readback` waits for the last frame. Images are uploaded once per `CGImage` and kept
-/// while the image lives. Cost per frame: uploads of new images, 256 bytes per item, one draw per batch,
+/// while the image lives; offscreen surfaces come from the executor's pool, reused across frames. Cost per frame: uploads of new images, 256 bytes per item, one draw per batch,
 /// and a width × height × 4 byte copy when `readback` is requested.
 ///
 /// Threading: one thread at a time, like its `VulkanContext` (checked).
@@ -146,4 +146,21 @@ package final class HeadlessRenderer: @unchecked Sendable {
 
     /// Images uploaded since this renderer was created.
     package var totalImagesUploaded: Int { uploader.imagesUploaded }
+
+    /// Offscreen surfaces created and destroyed since this renderer was created.
+    package var surfacePoolStatistics: (created: Int, resident: Int) {
+        context.access.run {
+            let statistics = executor.surfacePoolStatistics
+            return (statistics.created, statistics.resident)
+        }
+    }
+
+    /// The largest offscreen surface side the device can draw into and sample, for the graph builder.
+    package var maxSurfaceSize: Int {
+        let limits = context.device.limits
+        return Int(min(limits.maxImageDimension2D, limits.maxFramebufferWidth, limits.maxFramebufferHeight))
+    }
+
+    /// Device memory blocks held by the context's allocator (growth checks).
+    package var memoryBlockCount: Int { context.memoryBlockCount }
 }

@@ -59,8 +59,9 @@ final class ImageUploader {
     private let device: VulkanDevice
     private let allocator: MemoryAllocator
     private let staging: StagingRing
-    private let samplers: SamplerCache
-    private let descriptors: DescriptorAllocator
+    /// Shared with the executor's `SurfacePool`, so surfaces are sampled through the same sets and samplers.
+    let samplers: SamplerCache
+    let descriptors: DescriptorAllocator
     private var textures: [ObjectIdentifier: GPUTexture] = [:]
     /// Images made resident by the frame being recorded (undone if that frame is abandoned).
     private var uploadedThisFrame: [ObjectIdentifier] = []
@@ -124,13 +125,15 @@ final class ImageUploader {
         whiteUploadedThisFrame = false
     }
 
-    /// The set-1 descriptor for a binding (nil: the white texture). The image must have been prepared.
+    /// The set-1 descriptor for an image binding (nil: the white texture). The image must have been
+    /// prepared; surfaces are bound by the executor.
     func descriptorSet(for binding: TextureBinding?) throws -> VkDescriptorSet {
         guard let binding else {
             return try white!.descriptorSet(for: Self.whiteSampler, samplers: samplers, device: device)
         }
-        guard let texture = textures[ObjectIdentifier(binding.image)] else {
-            preconditionFailure("image \(binding.image.width)x\(binding.image.height) was not prepared this frame")
+        guard let image = binding.image else { preconditionFailure("\(binding.source) is not an image") }
+        guard let texture = textures[ObjectIdentifier(image)] else {
+            preconditionFailure("image \(image.width)x\(image.height) was not prepared this frame")
         }
         let key = SamplerCache.Key(minification: binding.minification, magnification: binding.magnification)
         return try texture.descriptorSet(for: key, samplers: samplers, device: device)

@@ -1,24 +1,29 @@
 import CVulkan
+import LayerKitRender
 
-/// The layer-quad pipeline and what it is built against: the color render pass, the descriptor set
-/// layouts (set 0: the frame's instance buffer; set 1: the batch's texture) and the pipeline layout.
+/// The layer-quad pipeline and what it is built against: the frame's color render pass, the descriptor
+/// set layouts (set 0: the frame's instance buffer; set 1: the batch's texture) and the pipeline layout.
 ///
 /// Input: the device, the pipeline cache and `Shaders/layer_quad.{vert,frag}`. Output: Vulkan handles.
 /// State: triangle strip of 4 vertices without vertex buffers, no culling (transforms may mirror),
 /// premultiplied source-over blending (ONE, ONE_MINUS_SRC_ALPHA) for color and alpha, dynamic viewport
-/// and scissor. Cost: one pipeline compile, cached on disk by `PipelineCache`.
+/// and scissor. Offscreen passes use `SurfacePipelines`, built from the same shaders and layouts against
+/// the surface render pass. Cost: one pipeline compile, cached on disk by `PipelineCache`.
 final class LayerPipeline {
     let renderPass: VkRenderPass
     let instanceSetLayout: VkDescriptorSetLayout
     let textureSetLayout: VkDescriptorSetLayout
     let layout: VkPipelineLayout
     let pipeline: VkPipeline
+    /// The cache it was compiled through, for the variants built later (`SurfacePipelines`).
+    let cache: PipelineCache
     private let device: VulkanDevice
 
     /// - Parameter format: the color target's format (`GPUImage.format` offscreen; a swapchain's format).
     init(device: VulkanDevice, cache: PipelineCache, format: VkFormat = GPUImage.format) throws {
         self.device = device
-        renderPass = try Self.makeRenderPass(device: device, format: format)
+        self.cache = cache
+        renderPass = try Self.makeRenderPass(device: device, format: format, destination: .frame)
         instanceSetLayout = try Self.makeSetLayout(
             device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, stages: VK_SHADER_STAGE_VERTEX_BIT.rawValue, name: "set 0 · instances")
         textureSetLayout = try Self.makeSetLayout(
@@ -34,7 +39,7 @@ final class LayerPipeline {
         }
         layout = pipelineLayout!
         device.labels.name(layout, VK_OBJECT_TYPE_PIPELINE_LAYOUT, "layer quad layout")
-        pipeline = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass)
+        pipeline = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, blend: .sourceOver)
         device.labels.name(pipeline, VK_OBJECT_TYPE_PIPELINE, "layer quad")
     }
 
@@ -46,11 +51,21 @@ final class LayerPipeline {
         vkDestroyRenderPass(device.handle, renderPass, nil)
     }
 
+    /// What a color render pass's image is for once the pass ends.
+    enum Destination {
+        /// The frame's image: ends in TRANSFER_SRC_OPTIMAL for the readback copy (a swapchain's executor
+        /// then moves it to PRESENT_SRC).
+        case frame
+        /// An offscreen surface: ends in SHADER_READ_ONLY_OPTIMAL for the fragment shaders of later passes.
+        case surface
+    }
+
     /// One 8-bit UNORM color attachment (RGBA offscreen, BGRA or RGBA for a swapchain), cleared on load
-    /// and stored; it ends in TRANSFER_SRC_OPTIMAL for the readback copy (a swapchain's executor then moves
-    /// it to PRESENT_SRC). The dependencies order the pass after earlier transfers and passes on the image
-    /// and make its writes visible to the copy that follows.
-    private static func makeRenderPass(device: VulkanDevice, format: VkFormat) throws -> VkRenderPass {
+    /// and stored. The dependencies order the pass after earlier passes, transfers and (for a pooled
+    /// surface, written again after an earlier pass sampled it) fragment-shader reads of the image, and
+    /// make its writes visible to what follows: the readback copy for the frame, fragment-shader reads for
+    /// a surface.
+    static func makeRenderPass(device: VulkanDevice, format: VkFormat, destination: Destination) throws -> VkRenderPass {
         var attachment = VkAttachmentDescription()
         attachment.format = format
         attachment.samples = VK_SAMPLE_COUNT_1_BIT
@@ -59,7 +74,7 @@ final class LayerPipeline {
         attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
         attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
-        attachment.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+        attachment.finalLayout = destination == .frame ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL
         let arena = CreateInfoArena()
         var subpass = VkSubpassDescription()
         subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS
@@ -68,18 +83,26 @@ final class LayerPipeline {
         var dependencies = [VkSubpassDependency](repeating: VkSubpassDependency(), count: 2)
         let colorOutput = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
         let transfer = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
+        let fragment = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT.rawValue
         dependencies[0].srcSubpass = VK_SUBPASS_EXTERNAL
         dependencies[0].dstSubpass = 0
-        dependencies[0].srcStageMask = colorOutput | transfer
-        dependencies[0].srcAccessMask = Access.colorWrite  // the transfer read needs only the execution dependency
+        // Earlier reads (transfer, sampling) need only the execution dependency; earlier writes also the memory one.
+        dependencies[0].srcStageMask = destination == .frame ? colorOutput | transfer : colorOutput | fragment
+        dependencies[0].srcAccessMask = Access.colorWrite
         dependencies[0].dstStageMask = colorOutput
         dependencies[0].dstAccessMask = Access.colorWrite | Access.colorRead
         dependencies[1].srcSubpass = 0
         dependencies[1].dstSubpass = VK_SUBPASS_EXTERNAL
         dependencies[1].srcStageMask = colorOutput
         dependencies[1].srcAccessMask = Access.colorWrite
-        dependencies[1].dstStageMask = transfer | colorOutput
-        dependencies[1].dstAccessMask = Access.transferRead | Access.colorWrite | Access.colorRead
+        switch destination {
+        case .frame:
+            dependencies[1].dstStageMask = transfer | colorOutput
+            dependencies[1].dstAccessMask = Access.transferRead | Access.colorWrite | Access.colorRead
+        case .surface:
+            dependencies[1].dstStageMask = fragment
+            dependencies[1].dstAccessMask = Access.shaderRead
+        }
         var info = VkRenderPassCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO
         info.attachmentCount = 1
@@ -89,8 +112,9 @@ final class LayerPipeline {
         info.dependencyCount = UInt32(dependencies.count)
         info.pDependencies = UnsafePointer(arena.pointer(to: dependencies))
         var renderPass: VkRenderPass?
-        try check(vkCreateRenderPass(device.handle, &info, nil, &renderPass), "vkCreateRenderPass(layer color)")
-        device.labels.name(renderPass, VK_OBJECT_TYPE_RENDER_PASS, "layer color pass")
+        let name = destination == .frame ? "layer color pass" : "surface color pass"
+        try check(vkCreateRenderPass(device.handle, &info, nil, &renderPass), "vkCreateRenderPass(\(name))")
+        device.labels.name(renderPass, VK_OBJECT_TYPE_RENDER_PASS, name)
         return renderPass!
     }
 
@@ -126,7 +150,10 @@ final class LayerPipeline {
         return module!
     }
 
-    private static func makePipeline(device: VulkanDevice, cache: PipelineCache, layout: VkPipelineLayout, renderPass: VkRenderPass) throws -> VkPipeline {
+    /// The layer-quad pipeline for `renderPass` with `blend` (see `BlendMode`: source-over is
+    /// (ONE, ONE_MINUS_SRC_ALPHA), destination-in is (ZERO, SRC_ALPHA), for color and alpha alike).
+    static func makePipeline(device: VulkanDevice, cache: PipelineCache, layout: VkPipelineLayout, renderPass: VkRenderPass,
+                             blend blendMode: BlendMode) throws -> VkPipeline {
         let vertex = try makeShaderModule(device: device, named: "layer_quad.vert")
         defer { vkDestroyShaderModule(device.handle, vertex, nil) }
         let fragment = try makeShaderModule(device: device, named: "layer_quad.frag")
@@ -162,11 +189,15 @@ final class LayerPipeline {
         multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT
         var blendAttachment = VkPipelineColorBlendAttachmentState()
         blendAttachment.blendEnable = VkBool32(VK_TRUE)
-        blendAttachment.srcColorBlendFactor = VK_BLEND_FACTOR_ONE
-        blendAttachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
+        let (source, destination) = switch blendMode {
+        case .sourceOver: (VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA)
+        case .destinationIn: (VK_BLEND_FACTOR_ZERO, VK_BLEND_FACTOR_SRC_ALPHA)
+        }
+        blendAttachment.srcColorBlendFactor = source
+        blendAttachment.dstColorBlendFactor = destination
         blendAttachment.colorBlendOp = VK_BLEND_OP_ADD
-        blendAttachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE
-        blendAttachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
+        blendAttachment.srcAlphaBlendFactor = source
+        blendAttachment.dstAlphaBlendFactor = destination
         blendAttachment.alphaBlendOp = VK_BLEND_OP_ADD
         blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
             | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue

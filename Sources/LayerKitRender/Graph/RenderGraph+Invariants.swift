@@ -1,0 +1,67 @@
+/// What every render graph must satisfy before a backend executes it, checked without a GPU.
+///
+/// The builder asserts them in debug builds (`RenderGraphBuilder.build`); tests call
+/// `invariantViolations` directly. Rules: each surface is drawn by exactly one pass, with a positive
+/// size; every surface an item samples was drawn by an earlier pass; every surface drawn is sampled by
+/// a later pass (an unread pass is wasted work); an offscreen pass says why it exists and the frame's
+/// pass is the last one. Cost: O(passes + items).
+extension RenderGraph {
+    package enum InvariantViolation: Hashable, Sendable, CustomStringConvertible {
+        /// Pass `pass` samples `surface`, which no earlier pass drew.
+        case sampledBeforeRendered(pass: Int, surface: SurfaceID)
+        /// Pass `pass` draws `surface`, which no later pass samples.
+        case neverSampled(pass: Int, surface: SurfaceID)
+        /// Pass `pass` draws `surface` again.
+        case renderedTwice(pass: Int, surface: SurfaceID)
+        /// Pass `pass` draws an offscreen target of no pixels.
+        case emptySurface(pass: Int, surface: SurfaceID)
+        /// Offscreen pass `pass` has no reason, or the frame's pass `pass` has one.
+        case reasonMismatch(pass: Int)
+        /// The frame's pass `pass` is not the last pass.
+        case frameNotLast(pass: Int)
+
+        package var description: String {
+            switch self {
+            case let .sampledBeforeRendered(pass, surface): "pass \(pass) samples \(surface), which no earlier pass draws"
+            case let .neverSampled(pass, surface): "pass \(pass) draws \(surface), which no later pass samples"
+            case let .renderedTwice(pass, surface): "pass \(pass) draws \(surface) a second time"
+            case let .emptySurface(pass, surface): "pass \(pass) draws \(surface) with no pixels"
+            case let .reasonMismatch(pass): "pass \(pass): an offscreen pass needs a reason, the frame's pass has none"
+            case let .frameNotLast(pass): "pass \(pass) draws the frame but is not the last pass"
+            }
+        }
+    }
+
+    /// Every broken rule, in pass order; empty for a well-formed graph.
+    package var invariantViolations: [InvariantViolation] {
+        var violations: [InvariantViolation] = []
+        var drawnBy: [SurfaceID: Int] = [:]
+        var lastSampledBy: [SurfaceID: Int] = [:]
+        for (index, pass) in passes.enumerated() {
+            for case let surface? in pass.items.lazy.map({ $0.texture?.surface }) {
+                if drawnBy[surface] == nil && lastSampledBy[surface] != index {
+                    violations.append(.sampledBeforeRendered(pass: index, surface: surface))
+                }
+                lastSampledBy[surface] = index
+            }
+            switch pass.target {
+            case let .offscreen(surface, width, height):
+                if drawnBy[surface] != nil {
+                    violations.append(.renderedTwice(pass: index, surface: surface))
+                } else {
+                    drawnBy[surface] = index
+                }
+                if width <= 0 || height <= 0 { violations.append(.emptySurface(pass: index, surface: surface)) }
+                if pass.reason == nil { violations.append(.reasonMismatch(pass: index)) }
+            case .frame:
+                if pass.reason != nil { violations.append(.reasonMismatch(pass: index)) }
+                if index != passes.count - 1 { violations.append(.frameNotLast(pass: index)) }
+            }
+        }
+        // Sampled by a later pass (a pass sampling its own target was reported above).
+        for (surface, pass) in drawnBy.sorted(by: { $0.value < $1.value }) where (lastSampledBy[surface] ?? -1) <= pass {
+            violations.append(.neverSampled(pass: pass, surface: surface))
+        }
+        return violations
+    }
+}

@@ -1,0 +1,142 @@
+import LayerKit
+
+/// Group opacity and masks: where the builder draws a subtree into an offscreen surface, and where it
+/// folds instead (DESIGN.md §4).
+///
+/// Input: a layer that needs isolating — a `mask`, or `allowsGroupOpacity` with an opacity below 1 —
+/// visited like any other layer, its own opacity left out.
+/// Output: its draws appended to the parent's list, either directly (opacity folded in) or as one
+/// composite quad sampling a surface whose pass is appended to the graph before the parent's.
+/// Rules:
+/// - Group opacity folds when the subtree has at most one visible draw, or when no two draws share a
+///   pixel (`OffscreenDecision.anyOverlap`); otherwise the subtree goes to a surface (reason
+///   `groupOpacity`) composited once at the group's opacity. `allowsGroupOpacity == false` never
+///   isolates for opacity: the opacity multiplies down into every draw.
+/// - A mask: the masked layer's subtree goes to one surface, the mask layer's subtree (placed in the
+///   masked layer's bounds space, as its superlayer space, at the masked layer's time) to another, and a
+///   destination-in draw of the mask surface over the content surface leaves content × mask alpha
+///   (`BlendMode.destinationIn`); both passes carry reason `mask`. The composite carries the layer's
+///   opacity when it allows group opacity (masked content is composited once anyway).
+/// - Surfaces are sized to what is visible: the pixel footprint of the draws (for a mask, of content and
+///   mask both), clipped to the target and to `maxSurfaceSize`. The composite draws the surface 1:1 at
+///   that pixel rect, nearest-sampled at texel centres, so pixels come through exactly.
+/// Draws are built in the frame's clip space; a surface's draws are re-expressed in the surface's clip
+/// space once, when its pass is made (an affine change of x and y). Ancestors' analytic clips stay on
+/// the draws inside the surface (they relate layer spaces, not targets), so the composite needs none.
+/// Cost: O(draws in the subtree) per isolated layer for footprints and folding, O(n log n) for overlap;
+/// nested isolated layers revisit their draws once per level.
+extension RenderGraphBuilder {
+    /// The offscreen passes of the graph being built, in the order they must run (a surface's pass
+    /// before every pass that samples it), and the next surface number.
+    struct OffscreenPasses {
+        var passes: [RenderPass] = []
+        var nextSurface = 0
+    }
+
+    /// Whether `node` (visible, with opacity `opacity` in 0...1) is drawn through `visitIsolated`.
+    static func needsIsolation(_ node: RenderNode, opacity: CGFloat) -> Bool {
+        node.mask != nil || (node.allowsGroupOpacity && opacity < 1)
+    }
+
+    /// Draws an isolated layer (see the extension's contract). `inherited` is the opacity folded down
+    /// from ancestors that do not group.
+    func visitIsolated(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
+                       clip: Clip?, contentsFlipped: Bool, context: inout VisitContext, into items: inout [DrawItem]) {
+        let ownOpacity = min(max(node.opacity, 0), 1)
+        let grouped = node.allowsGroupOpacity && ownOpacity < 1
+        // Grouped: draw the subtree at full opacity and apply the group's afterwards, once.
+        let innerOpacity = grouped ? 1 : inherited * ownOpacity
+        let outerOpacity = grouped ? inherited * ownOpacity : 1
+        var content: [DrawItem] = []
+        visit(node, localTime: localTime, parentSpace: parentSpace, opacity: innerOpacity, clip: clip,
+              contentsFlipped: contentsFlipped, isolated: true, context: &context, into: &content)
+        guard !content.isEmpty else { return }
+        let footprints = content.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
+
+        if let maskID = node.mask, let maskNode = context.tree[maskID] {
+            let (presentedMask, maskTime) = presented(maskNode, parentTime: localTime, context: &context)
+            // The mask's superlayer space is the masked layer's bounds space.
+            let layerToPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).flattened
+            var maskItems: [DrawItem] = []
+            visit(presentedMask, localTime: maskTime, parentSpace: layerToPixels, opacity: 1, clip: nil,
+                  contentsFlipped: contentsFlipped, context: &context, into: &maskItems)
+            let maskFootprints = maskItems.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
+            // Outside the mask's draws its alpha is 0: only where both draw can anything show.
+            guard let contentRect = union(footprints), let maskRect = union(maskFootprints),
+                  let rect = contentRect.intersection(maskRect).flatMap(surfaceRect) else { return }
+            let name = "layer \(node.id)"
+            let maskSurface = makeSurface(rect, items: maskItems, reason: .mask, name: "mask of \(name)", context: &context)
+            content.append(surfaceQuad(maskSurface, at: rect, opacity: 1, blend: .destinationIn))
+            let contentSurface = makeSurface(rect, items: content, reason: .mask, name: "masked \(name)", context: &context)
+            items.append(surfaceQuad(contentSurface, at: rect, opacity: outerOpacity, blend: .sourceOver))
+            return
+        }
+
+        let visible = footprints.compactMap { $0 }
+        if grouped && visible.count > 1 && OffscreenDecision.anyOverlap(visible) {
+            guard let rect = union(footprints).flatMap(surfaceRect) else { return }
+            let surface = makeSurface(rect, items: content, reason: .groupOpacity, name: "group opacity of layer \(node.id)", context: &context)
+            items.append(surfaceQuad(surface, at: rect, opacity: outerOpacity, blend: .sourceOver))
+            return
+        }
+        // Folding: every draw is premultiplied, so fading it is scaling all four channels.
+        let fade = Float(outerOpacity)
+        for var item in content {
+            if fade != 1 { item.instance.color *= fade }
+            items.append(item)
+        }
+    }
+
+    /// The bounding rect of the visible footprints, nil when none is visible.
+    private func union(_ footprints: [PixelRect?]) -> PixelRect? {
+        footprints.reduce(nil as PixelRect?) { result, footprint in
+            guard let footprint else { return result }
+            return result.map { $0.union(footprint) } ?? footprint
+        }
+    }
+
+    /// `rect` cut to the target and to the largest surface allowed; nil when nothing is left.
+    private func surfaceRect(_ rect: PixelRect) -> PixelRect? {
+        guard var visible = rect.intersection(PixelRect(x: 0, y: 0, width: targetWidth, height: targetHeight)) else { return nil }
+        visible.maxX = min(visible.maxX, visible.minX + maxSurfaceSize)
+        visible.maxY = min(visible.maxY, visible.minY + maxSurfaceSize)
+        return visible
+    }
+
+    /// Appends the pass that draws `items` (built in the frame's clip space) into a new surface covering
+    /// the target pixels `rect`, and returns the surface.
+    private func makeSurface(_ rect: PixelRect, items: [DrawItem], reason: OffscreenReason, name: String,
+                             context: inout VisitContext) -> SurfaceID {
+        let surface = SurfaceID(context.offscreen.nextSurface)
+        context.offscreen.nextSurface += 1
+        // Frame clip x_f = 2 px / W - 1; surface clip x_s = 2 (px - minX) / w - 1. So, homogeneously,
+        // x_s = (W / w) x_f + ((W - 2 minX - w) / w) w_f, and likewise for y.
+        let (fw, fh) = (Float(targetWidth), Float(targetHeight))
+        let (w, h) = (Float(rect.width), Float(rect.height))
+        let scale = SIMD2<Float>(fw / w, fh / h)
+        let offset = SIMD2<Float>((fw - 2 * Float(rect.minX) - w) / w, (fh - 2 * Float(rect.minY) - h) / h)
+        func reexpress(_ column: SIMD4<Float>) -> SIMD4<Float> {
+            SIMD4(scale.x * column.x + offset.x * column.w, scale.y * column.y + offset.y * column.w, column.z, column.w)
+        }
+        let moved = items.map { item -> DrawItem in
+            var item = item
+            let (c0, c1, c2, c3) = item.instance.localToClip
+            item.instance.localToClip = (reexpress(c0), reexpress(c1), reexpress(c2), reexpress(c3))
+            return item
+        }
+        context.offscreen.passes.append(RenderPass(
+            name: name, target: .offscreen(surface, width: rect.width, height: rect.height), clearColor: .zero,
+            items: moved, reason: reason))
+        return surface
+    }
+
+    /// A quad drawing `surface` 1:1 at the target pixels `rect`, in the frame's clip space (its layer
+    /// space is target pixels), faded by `opacity`.
+    private func surfaceQuad(_ surface: SurfaceID, at rect: PixelRect, opacity: CGFloat, blend: BlendMode) -> DrawItem {
+        let bounds = SIMD4<Float>(Float(rect.minX), Float(rect.minY), Float(rect.maxX), Float(rect.maxY))
+        let instance = LayerInstance(
+            localToClip: Self.columnMajor(pixelToClip), quad: bounds, uv: SIMD4(0, 0, 1, 1),
+            color: SIMD4(repeating: Float(opacity)), shape: bounds, flags: [.textured])
+        return DrawItem(instance: instance, texture: TextureBinding(surface: surface), blend: blend)
+    }
+}
