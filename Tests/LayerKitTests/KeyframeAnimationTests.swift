@@ -133,6 +133,13 @@ final class KeyframeAnimationTests: XCTestCase {
         ])
     }
 
+    func testDiscreteWithOneKeyTimePerValueHoldsTheLastValueToTheEnd() {
+        // Key times [0, 0.2, 0.5]: 0 on [0, 0.2), 10 on [0.2, 0.5), 30 from 0.5 to the end.
+        assertRadius(keyframes("cornerRadius", [0, 10, 30], keyTimes: [0, 0.2, 0.5], mode: .discrete), [
+            (0.1, 0), (0.2, 10), (0.49, 10), (0.5, 30), (0.9, 30),
+        ])
+    }
+
     func testDiscreteWithoutKeyTimesSplitsTimeInN() {
         // Three values, three equal slots: 0 on [0, 1/3), 10 on [1/3, 2/3), 30 on [2/3, 1].
         assertRadius(keyframes("cornerRadius", [0, 10, 30], mode: .discrete), [

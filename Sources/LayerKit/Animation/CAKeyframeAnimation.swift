@@ -119,14 +119,16 @@ package struct KeyframeTrack: Sendable {
         }
         self.segments = segments
         let paced = mode == .paced || mode == .cubicPaced
-        let expectedTimes = discrete ? n + 1 : n
+        // Discrete tracks take n + 1 key times (each value holds up to the next) as Core Animation
+        // documents, or n (the last value holds to the end), as apps often pass.
+        let acceptedCounts: Set<Int> = discrete ? [n + 1, n] : [n]
         if paced {
             times = Self.pacedTimes(lengths: segments.map { segment in
                 if case let .values(a, b, _) = segment { return AnimatableValue.distance(a, b) }
                 return 0
             })
-        } else if let keyTimes, keyTimes.count == expectedTimes, Self.isValid(keyTimes) {
-            times = discrete ? keyTimes : keyTimes
+        } else if let keyTimes, acceptedCounts.contains(keyTimes.count), Self.isValid(keyTimes) {
+            times = discrete && keyTimes.count == n ? keyTimes + [1] : keyTimes
         } else {
             let count = discrete ? n : max(segments.count, 1)
             times = (0...count).map { Double($0) / Double(count) }

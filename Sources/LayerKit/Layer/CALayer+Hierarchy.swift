@@ -186,6 +186,8 @@ extension CALayer {
     /// Runs the `onOrderIn` action of a layer that joined this (committed) layer's tree, and this
     /// layer's `sublayers` action, as Core Animation does.
     private func didOrderIn(_ layer: CALayer) {
+        // A layer that never changed a property still has to reach the render tree with its parent.
+        if !layer.hasBeenCommitted && !layer.pendingChanges.hasChanges { layer.didChange(.sublayers) }
         guard hasBeenCommitted else { return }
         layer.runOrderAction("onOrderIn")
         runAction(forEvent: "sublayers")

@@ -73,6 +73,7 @@ package final class TransactionContext: @unchecked Sendable {
     // MARK: Properties
 
     func value(forKey key: String) -> Any? {
+        if key == kCATransactionCompletionBlock { return completionBlock }
         lock.lock()
         defer { lock.unlock() }
         return frames.last!.values[key]
