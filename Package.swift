@@ -29,7 +29,7 @@ let package = Package(
         // The model: layers, animations, transactions, Core Graphics value types. No Vulkan.
         .target(
             name: "LayerKit",
-            dependencies: ["CPNG", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CPNG", "CCairo", "CPango", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Render server, render tree and the backend-neutral render graph. Never imports Vulkan.
@@ -44,7 +44,7 @@ let package = Package(
         // SDL window host with a Vulkan swapchain.
         .target(name: "LayerKitSDL", dependencies: ["LayerKitVulkan", "CSDL2"], swiftSettings: swiftSettings),
         // Scenes shared by samples, benchmarks, tools and tests (not a product).
-        .target(name: "LayerKitScenes", dependencies: ["LayerKit"], swiftSettings: swiftSettings),
+        .target(name: "LayerKitScenes", dependencies: ["LayerKit"], resources: [.copy("Resources")], swiftSettings: swiftSettings),
 
         // Build-time shader compilation: GLSL in Shaders/ becomes SPIR-V embedded in LayerKitVulkan.
         .executableTarget(name: "ShaderCompiler", path: "Sources/ShaderCompiler"),
@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "LayerKitBench",
             dependencies: [
-                "LayerKit", "LayerKitRender", "LayerKitScenes", "CMallocStats",
+                "LayerKit", "LayerKitRender", "LayerKitVulkan", "LayerKitSDL", "LayerKitScenes", "CMallocStats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/LayerKitBench",
@@ -84,7 +84,7 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "LayerKitRenderTests", dependencies: ["LayerKitRender", "LayerKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayerKitRenderTests", dependencies: ["LayerKitRender", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitVulkanTests", dependencies: ["LayerKitVulkan", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitSDLTests", dependencies: ["LayerKitSDL", "LayerKitTestSupport"], swiftSettings: swiftSettings),
     ],

@@ -138,4 +138,39 @@ final class AnimationRenderTests: XCTestCase {
         XCTAssertEqual([after.r, after.g, after.b, after.a], [0, 0, 255, 255])
         XCTAssertEqual(renderer.validationMessages, [])
     }
+
+    func testPushTransitionMovesTheOldContentsOutAndTheNewIn() throws {
+        let (renderer, box) = try makeScene()
+        box.backgroundColor = nil
+        box.bounds = CGRect(x: 0, y: 0, width: 8, height: 8)
+        box.position = CGPoint(x: 8, y: 4)  // anchor (0, 0): the layer covers x 8…16, y 4…12
+        let red = solidImage(255, 0, 0), blue = solidImage(0, 0, 255)
+        box.contents = red
+        renderer.beginFrame(atTime: 999)
+        renderer.render()
+        renderer.endFrame()
+        let push = CATransition()
+        push.type = .push
+        push.subtype = .fromRight
+        push.duration = 1
+        push.beginTime = 1000
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        box.contents = blue
+        box.add(push, forKey: kCATransition)
+        CATransaction.commit()
+        // Halfway: the old image has moved 4 px left (visible on x 8…12), the new one fills x 12…16;
+        // nothing shows outside the layer's bounds.
+        renderer.beginFrame(atTime: 1000.5)
+        renderer.render()
+        renderer.endFrame()
+        let image = try renderer.snapshot()
+        XCTAssertEqual(image.pixel(x: 9, y: 8).r, 255)
+        XCTAssertEqual(image.pixel(x: 9, y: 8).b, 0)
+        XCTAssertEqual(image.pixel(x: 14, y: 8).b, 255)
+        XCTAssertEqual(image.pixel(x: 14, y: 8).r, 0)
+        XCTAssertEqual(image.pixel(x: 5, y: 8).a, 0, "the old image is clipped to the bounds")
+        XCTAssertEqual(image.pixel(x: 18, y: 8).a, 0, "the new image is clipped to the bounds")
+        XCTAssertEqual(renderer.validationMessages, [])
+    }
 }

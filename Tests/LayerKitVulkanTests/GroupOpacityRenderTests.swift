@@ -148,4 +148,28 @@ final class GroupOpacityRenderTests: CARendererTestCase {
             Probe("masked out", 36, 36, .clear),
         ])
     }
+
+    func testSurfacesUnusedForSixtyFramesAreReleased() throws {
+        // The group goes opaque after the first frame: its surface sits idle in the pool, and once it has
+        // been idle for more than `SurfacePool.idleFramesBeforeRelease` frames it is destroyed.
+        let root = makeRoot()
+        let group = makeLayer(CGRect(x: 0, y: 0, width: 32, height: 32), nil, in: root)
+        group.opacity = 0.5
+        makeLayer(CGRect(x: 0, y: 0, width: 24, height: 24), .testRed, in: group)
+        makeLayer(CGRect(x: 8, y: 8, width: 24, height: 24), .testBlue, in: group)
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        _ = try renderFrame(renderer)
+        XCTAssertEqual(renderer.surfacePoolStatistics.resident, 1)
+        withoutAnimation { group.opacity = 1 }
+        let idleFrames = Int(SurfacePool.idleFramesBeforeRelease)
+        for frame in 1...idleFrames {
+            _ = try renderFrame(renderer, atTime: Double(frame))
+        }
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenPasses, 0)
+        XCTAssertEqual(renderer.surfacePoolStatistics.resident, 1, "idle for exactly \(idleFrames) frames: still pooled")
+        _ = try renderFrame(renderer, atTime: Double(idleFrames + 1))
+        XCTAssertEqual(renderer.surfacePoolStatistics.resident, 0)
+        XCTAssertEqual(renderer.surfacePoolStatistics.created, 1)
+    }
 }

@@ -28,14 +28,17 @@ final class MaskRenderTests: CARendererTestCase {
         XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.mask, .mask])
     }
 
-    /// A 48×40 layer at (8, 12) with a background, an image and a sublayer overflowing it, clipped to a
-    /// rounded rect of radius 12 either by `masksToBounds` + `cornerRadius` or by a mask layer.
+    /// A 48×40 layer at (8, 12) showing a quadrant image stretched over its bounds and a blue sublayer
+    /// overflowing its top edge at x 28..<38 (away from the corners), clipped to a rounded rect of radius
+    /// 12 either by `masksToBounds` + `cornerRadius` or by a mask layer. Along the arcs only the image
+    /// draws: where several draws stack on a partly covered pixel, the clip fades each draw by the
+    /// coverage (the background then shows through the edge) while the mask fades their composite, so
+    /// the two agree only where one draw covers the antialiased edge.
     private func makeRoundedScene(useMask: Bool) -> CALayer {
         let root = makeRoot()
-        let layer = makeLayer(CGRect(x: 8, y: 12, width: 48, height: 40), .testYellow, in: root)
+        let layer = makeLayer(CGRect(x: 8, y: 12, width: 48, height: 40), nil, in: root)
         layer.contents = makeQuadrantImage(width: 16, height: 16)
-        layer.contentsGravity = .bottomLeft
-        makeLayer(CGRect(x: 30, y: -10, width: 30, height: 30), .testBlue, in: layer)
+        makeLayer(CGRect(x: 20, y: -10, width: 10, height: 30), .testBlue, in: layer)
         if useMask {
             let mask = makeLayer(layer.bounds, .black)
             mask.cornerRadius = 12
@@ -48,23 +51,26 @@ final class MaskRenderTests: CARendererTestCase {
     }
 
     func testRoundedRectMaskMatchesMasksToBoundsWithCornerRadius() throws {
-        // Two different ways of drawing the same thing: the clip multiplies each draw by the rounded
-        // rect's coverage, the mask multiplies the composited layer by the same coverage in a second
-        // surface. They agree within rounding at every pixel.
+        // Two different ways of drawing the same thing: the clip multiplies the draws by the rounded
+        // rect's coverage, the mask multiplies the composited layer by the same coverage held in a second
+        // surface (8 bits). They agree within rounding at every pixel.
         let clipped = try render(makeRoundedScene(useMask: false))
         let renderer = try makeRenderer()
         renderer.layer = makeRoundedScene(useMask: true)
         let masked = try renderFrame(renderer)
         XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.mask, .mask])
-        assertPixels(masked, "mask-vs-masksToBounds", tolerance: 2) { x, y in PixelRGBA(clipped, x, y) }
-        // Not trivially equal: the corners are cut and the overflowing blue is inside.
+        assertPixels(masked, "mask-vs-masksToBounds", tolerance: 1) { x, y in PixelRGBA(clipped, x, y) }
+        // Not trivially equal: the corners are cut, the arcs partly covered, the blue clipped at the top.
         assertPixels(masked, "rounded-probes", tolerance: 1, probes: [
             Probe("cut corner", 8, 12, .clear),
             Probe("arc outside", 9, 13, .clear),
-            Probe("blue inside", 45, 20, .blue),
-            Probe("blue overflow clipped", 45, 10, .clear),
-            Probe("yellow", 30, 30, .yellow),
+            Probe("red inside", 20, 24, .red),
+            Probe("blue inside", 30, 12, .blue),
+            Probe("blue overflow clipped", 30, 11, .clear),
+            Probe("white inside", 50, 46, .white),
         ])
+        let arc = PixelRGBA(masked, 11, 15)
+        XCTAssertTrue(arc.a > 0 && arc.a < 255, "pixel (11, 15) straddles the arc: \(arc)")
     }
 
     func testAnimatedMaskPositionIsEvaluatedAtTheFrameTime() throws {

@@ -14,7 +14,13 @@ package enum AnimatableValue: Sendable, Equatable {
     indirect case transform(CATransform3D)
     /// Straight sRGB RGBA; interpolated per component, as Core Animation interpolates colors.
     case color(SIMD4<Double>)
-    /// Anything else (booleans, images, paths, layers): changes discretely at the halfway point.
+    /// Number arrays (`locations`, `lineDashPattern`): element-wise when the counts match.
+    case numbers([Double])
+    /// Color arrays (`colors` of a gradient): element-wise when the counts match.
+    case colors([SIMD4<Double>])
+    /// Paths: point by point when both have the same elements (path morphing), else discrete.
+    case path(CGPath)
+    /// Anything else (booleans, images, layers): changes discretely at the halfway point.
     case discrete(DiscreteValue)
     /// Two images part-way through a cross-fade (`contents` changes): `to` shows with opacity `fraction`
     /// over `from`.
@@ -32,6 +38,11 @@ package enum AnimatableValue: Sendable, Equatable {
             let c = v.rgba
             self = .color(SIMD4(Double(c.r), Double(c.g), Double(c.b), Double(c.a)))
         case is Bool: self = .discrete(DiscreteValue(value))
+        case let v as CGPath: self = .path(v)
+        case let v as [CGColor]:
+            self = .colors(v.map { let c = $0.rgba; return SIMD4(Double(c.r), Double(c.g), Double(c.b), Double(c.a)) })
+        case let v as [Any] where !v.isEmpty && v.allSatisfy({ scalarValue($0) != nil }):
+            self = .numbers(v.map { Double(scalarValue($0)!) })
         default:
             if let scalar = scalarValue(value) { self = .scalar(Double(scalar)) } else { self = .discrete(DiscreteValue(value)) }
         }
@@ -52,6 +63,16 @@ package enum AnimatableValue: Sendable, Equatable {
         case .rect(let v): return v
         case .transform(let v): return v
         case .color(let c): return CGColor(red: CGFloat(c.x), green: CGFloat(c.y), blue: CGFloat(c.z), alpha: CGFloat(c.w))
+        case .numbers(let values):
+            switch template {
+            case is [NSNumber]: return values.map { NSNumber(value: $0) }
+            case is [Double]: return values
+            case is [Float]: return values.map { Float($0) }
+            default: return values.map { CGFloat($0) }
+            }
+        case .colors(let colors):
+            return colors.map { CGColor(red: CGFloat($0.x), green: CGFloat($0.y), blue: CGFloat($0.z), alpha: CGFloat($0.w)) }
+        case .path(let path): return path
         case .discrete(let d): return d.value
         case let .crossfade(from, to, fraction): return fraction < 0.5 ? from.value : to.value
         }
@@ -68,6 +89,9 @@ package enum AnimatableValue: Sendable, Equatable {
                                 width: lerp(x.width, y.width, f), height: lerp(x.height, y.height, f)))
         case let (.transform(x), .transform(y)): return .transform(x.interpolated(to: y, fraction: f))
         case let (.color(x), .color(y)): return .color(x + (y - x) * f)
+        case let (.numbers(x), .numbers(y)) where x.count == y.count: return .numbers(zip(x, y).map { $0 + ($1 - $0) * f })
+        case let (.colors(x), .colors(y)) where x.count == y.count: return .colors(zip(x, y).map { $0 + ($1 - $0) * f })
+        case let (.path(x), .path(y)): return x.interpolated(to: y, fraction: f).map(AnimatableValue.path) ?? (f < 0.5 ? a : b)
         case let (.discrete(x), .discrete(y)) where x.value is CGImage && y.value is CGImage:
             // Images cross-fade, as Core Animation animates `contents`.
             if f <= 0 { return a }
@@ -88,6 +112,8 @@ package enum AnimatableValue: Sendable, Equatable {
             return .rect(CGRect(x: x.minX + y.minX, y: x.minY + y.minY, width: x.width + y.width, height: x.height + y.height))
         case let (.transform(x), .transform(y)): return .transform(CATransform3DConcat(y, x))
         case let (.color(x), .color(y)): return .color(x + y)
+        case let (.numbers(x), .numbers(y)) where x.count == y.count: return .numbers(zip(x, y).map(+))
+        case let (.colors(x), .colors(y)) where x.count == y.count: return .colors(zip(x, y).map(+))
         default: return nil
         }
     }
@@ -102,6 +128,8 @@ package enum AnimatableValue: Sendable, Equatable {
             return .rect(CGRect(x: x.minX - y.minX, y: x.minY - y.minY, width: x.width - y.width, height: x.height - y.height))
         case let (.transform(x), .transform(y)): return .transform(CATransform3DConcat(CATransform3DInvert(y), x))
         case let (.color(x), .color(y)): return .color(x - y)
+        case let (.numbers(x), .numbers(y)) where x.count == y.count: return .numbers(zip(x, y).map(-))
+        case let (.colors(x), .colors(y)) where x.count == y.count: return .colors(zip(x, y).map(-))
         default: return nil
         }
     }
@@ -118,7 +146,9 @@ package enum AnimatableValue: Sendable, Equatable {
             // k repeats of t (k a whole number of completed iterations).
             let count = max(0, Int(k.rounded()))
             return .transform((0..<count).reduce(CATransform3DIdentity) { acc, _ in CATransform3DConcat(acc, t) })
-        case .discrete, .crossfade: return nil
+        case .numbers(let values): return .numbers(values.map { $0 * k })
+        case .colors(let colors): return .colors(colors.map { $0 * k })
+        case .discrete, .crossfade, .path: return nil
         }
     }
 
@@ -145,7 +175,9 @@ package enum AnimatableValue: Sendable, Equatable {
         case .rect(let r): return r.isFiniteGeometry
         case .transform(let t): return t.isFiniteGeometry
         case .color(let c): return c.x.isFinite && c.y.isFinite && c.z.isFinite && c.w.isFinite
-        case .discrete, .crossfade: return true
+        case .numbers(let values): return values.allSatisfy(\.isFinite)
+        case .colors(let colors): return colors.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }
+        case .path, .discrete, .crossfade: return true
         }
     }
 

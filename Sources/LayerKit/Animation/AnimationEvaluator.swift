@@ -9,6 +9,13 @@ package protocol AnimatedPropertyStore {
     func animatedBaseValue(for target: PropertyAnimationTarget) -> AnimatableValue?
     /// Stores a new value of the whole property.
     mutating func setAnimatedValue(_ value: AnimatableValue, for target: PropertyAnimationTarget)
+    /// A transition is `progress` of the way (0 old state, 1 new) — stores that draw transitions keep it.
+    mutating func setTransition(_ transition: TransitionRecord, progress: Double)
+}
+
+extension AnimatedPropertyStore {
+    /// Stores that do not draw (presentation copies) show the new state, as Core Animation's do.
+    package mutating func setTransition(_ transition: TransitionRecord, progress: Double) {}
 }
 
 /// Evaluates committed animations at a time.
@@ -48,6 +55,8 @@ package enum AnimationEvaluator {
     private static func apply<Store: AnimatedPropertyStore>(_ content: AnimationRecord.Content, progress: Double, iteration: Int,
                                                             timing: MediaTimingParameters, to store: inout Store) {
         switch content {
+        case .transition(let transition):
+            store.setTransition(transition, progress: transition.progress(at: progress))
         case .group(let children):
             // Children run in the group's local time within its current iteration.
             let groupTime = progress * timing.duration
@@ -58,6 +67,20 @@ package enum AnimationEvaluator {
             }
         case .property(let animation):
             let target = animation.target
+            if let function = animation.valueFunction {
+                // Numbers interpolated from 0 (or the values given), turned into the transform set.
+                guard let numbers = animation.value(progress: progress, iteration: iteration, duration: timing.duration,
+                                                    base: .scalar(0)),
+                      let transform = function.transform(for: numbers), transform.isFiniteGeometry else { return }
+                store.setAnimatedValue(.transform(transform), for: target)
+                return
+            }
+            if let (transformTarget, reversed) = animation.rotationFollowsPath, case .keyframes(let track) = animation.kind,
+               let angle = track.tangentAngle(at: animation.timingFunction?.value(at: progress) ?? progress),
+               case .transform(let base)? = store.animatedBaseValue(for: transformTarget) {
+                let turn = CATransform3DMakeRotation(CGFloat(reversed ? angle + .pi : angle), 0, 0, 1)
+                store.setAnimatedValue(.transform(CATransform3DConcat(base, turn)), for: transformTarget)
+            }
             let whole = store.animatedBaseValue(for: target)
             // A nil property (no background color yet) animates from its neutral value (clear).
             let currentPart = whole.flatMap { target.keyPath.subvalue(of: $0) }

@@ -25,6 +25,8 @@ package final class AnimationRecord: Sendable {
         case property(PropertyAnimationRecord)
         /// A group: children run in the group's local time; the group's duration cuts them off.
         case group([AnimationRecord])
+        /// A transition between the layer's previous and new states.
+        case transition(TransitionRecord)
     }
 
     package init(id: AnimationID, key: String, timing: MediaTimingParameters, removedOnCompletion: Bool, content: Content) {
@@ -94,6 +96,11 @@ package final class PropertyAnimationRecord: Sendable {
     package let cumulative: Bool
     package let timingFunction: CAMediaTimingFunction?
     package let kind: Kind
+    /// Maps interpolated numbers to the transform set (nil: values are the property's own type).
+    package let valueFunction: CAValueFunction?
+    /// For a path animation with a rotation mode: the transform property turned to follow the path
+    /// (its tangent angle, plus π for `rotateAutoReverse`).
+    package let rotationFollowsPath: (transform: PropertyAnimationTarget, reversed: Bool)?
 
     package enum Kind: Sendable {
         case basic(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
@@ -101,12 +108,15 @@ package final class PropertyAnimationRecord: Sendable {
         case spring(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?, spring: SpringSolution)
     }
 
-    package init(target: PropertyAnimationTarget, additive: Bool, cumulative: Bool, timingFunction: CAMediaTimingFunction?, kind: Kind) {
+    package init(target: PropertyAnimationTarget, additive: Bool, cumulative: Bool, timingFunction: CAMediaTimingFunction?, kind: Kind,
+                 valueFunction: CAValueFunction? = nil, rotationFollowsPath: (transform: PropertyAnimationTarget, reversed: Bool)? = nil) {
         self.target = target
         self.additive = additive
         self.cumulative = cumulative
         self.timingFunction = timingFunction
         self.kind = kind
+        self.valueFunction = valueFunction
+        self.rotationFollowsPath = rotationFollowsPath
     }
 }
 
@@ -122,6 +132,9 @@ extension AnimatableValue {
         case .rect: "CGRect"
         case .transform: "CATransform3D"
         case .color: "CGColor"
+        case .numbers: "[number]"
+        case .colors: "[CGColor]"
+        case .path: "CGPath"
         case .discrete, .crossfade: "value"
         }
     }

@@ -90,6 +90,8 @@ open class CAPropertyAnimation: CAAnimation {
     public var isAdditive = false
     /// Whether each repeat starts where the previous one ended.
     public var isCumulative = false
+    /// Turns interpolated numbers into the transform set (for `transform` key paths).
+    public var valueFunction: CAValueFunction?
 
     public override init() { super.init() }
 
@@ -105,5 +107,6 @@ open class CAPropertyAnimation: CAAnimation {
         keyPath = other.keyPath
         isAdditive = other.isAdditive
         isCumulative = other.isCumulative
+        valueFunction = other.valueFunction
     }
 }

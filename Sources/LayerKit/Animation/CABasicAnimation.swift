@@ -24,9 +24,10 @@ open class CABasicAnimation: CAPropertyAnimation {
     override package func makeRecord(id: AnimationID, layer: CALayer) -> AnimationRecord.Content? {
         guard let target = PropertyAnimationTarget(keyPath: keyPath, layer: layer) else { return nil }
         let values = [fromValue, toValue, byValue].map { AnimatableValue($0) }
-        guard target.accepts(values, layer: layer) else { return nil }
+        // With a value function the values are numbers, not the property's type.
+        guard valueFunction != nil || target.accepts(values, layer: layer) else { return nil }
         return .property(PropertyAnimationRecord(
             target: target, additive: isAdditive, cumulative: isCumulative, timingFunction: timingFunction,
-            kind: .basic(from: values[0], to: values[1], by: values[2])))
+            kind: .basic(from: values[0], to: values[1], by: values[2]), valueFunction: valueFunction))
     }
 }

@@ -39,7 +39,8 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
     public var tensionValues: [NSNumber]?
     public var continuityValues: [NSNumber]?
     public var biasValues: [NSNumber]?
-    /// Stored for porting; turning along the path is not applied yet.
+    /// With a `path`: turn the layer to follow the path's tangent (`rotateAuto`), or the opposite way
+    /// (`rotateAutoReverse`), on top of its transform.
     public var rotationMode: CAAnimationRotationMode?
 
     public override init() { super.init() }
@@ -75,8 +76,13 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
                                   mode: calculationMode, tension: tensionValues?.map(\.doubleValue),
                                   continuity: continuityValues?.map(\.doubleValue), bias: biasValues?.map(\.doubleValue))
         }
+        var rotation: (transform: PropertyAnimationTarget, reversed: Bool)?
+        if let rotationMode, path != nil, let transform = PropertyAnimationTarget(keyPath: "transform", layer: layer) {
+            rotation = (transform, rotationMode == .rotateAutoReverse)
+        }
         return .property(PropertyAnimationRecord(target: target, additive: isAdditive, cumulative: isCumulative,
-                                                 timingFunction: timingFunction, kind: .keyframes(track)))
+                                                 timingFunction: timingFunction, kind: .keyframes(track),
+                                                 valueFunction: valueFunction, rotationFollowsPath: rotation))
     }
 }
 
@@ -207,6 +213,16 @@ package struct KeyframeTrack: Sendable {
         case let .curve(points):
             return .point(Self.point(on: points, at: local))
         }
+    }
+
+    /// The direction of motion at progress `p` along a path track (radians, from +x toward +y), or nil
+    /// for value tracks.
+    package func tangentAngle(at p: Double) -> Double? {
+        guard !segments.isEmpty else { return nil }
+        let epsilon = 1e-4
+        let lo = max(0, p - epsilon), hi = min(1, p + epsilon)
+        guard case let .point(a)? = value(at: lo), case let .point(b)? = value(at: hi), a != b else { return nil }
+        return atan2(Double(b.y - a.y), Double(b.x - a.x))
     }
 
     // MARK: - Helpers

@@ -172,7 +172,8 @@ package struct RenderGraphBuilder {
         let ownClipFields = ownClip.map { clipInstanceFields($0, localToPixels: homography) }
 
         // Contents (during a cross-fade: the old image, then the new one at the fade's opacity).
-        func drawContents(_ image: CGImage, alpha: CGFloat) {
+        func drawContents(_ image: CGImage, alpha: CGFloat, offset: CGPoint = .zero,
+                          clip ownClipFields: (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>)? = ownClipFields) {
             let crop = node.contentsRect
             let imageSize = CGSize(width: CGFloat(image.width) * crop.width / max(node.contentsScale, 1e-6),
                                    height: CGFloat(image.height) * crop.height / max(node.contentsScale, 1e-6))
@@ -185,10 +186,10 @@ package struct RenderGraphBuilder {
                 // Flipped contents are laid out in a space mirrored within the bounds (as Core Animation
                 // renders contents when `contentsAreFlipped()`), so the image stays upright on screen and
                 // the swapped vertical gravities land where they name: mirror the piece and its v range.
-                var rect = piece.rect
+                var rect = piece.rect.offsetBy(dx: offset.x, dy: offset.y)
                 var uv = Self.vector(piece.uv)
                 if contentsFlipped {
-                    rect.origin.y = node.bounds.minY + node.bounds.maxY - piece.rect.maxY
+                    rect.origin.y = node.bounds.minY + node.bounds.maxY - piece.rect.maxY + offset.y
                     uv = SIMD4(uv.x, uv.w, uv.z, uv.y)
                 }
                 items.append(DrawItem(
@@ -197,10 +198,40 @@ package struct RenderGraphBuilder {
                     texture: binding))
             }
         }
-        if hasSize {
+        if hasSize, let (transition, progress) = node.activeTransition, let old = node.transitionFromContents {
+            drawTransition(transition, progress: progress, from: old, to: node.contents)
+        } else if hasSize {
             if let old = node.contentsCrossfadeFrom { drawContents(old, alpha: 1) }
             if let image = node.contents {
                 drawContents(image, alpha: node.contentsCrossfadeFrom == nil ? 1 : node.contentsCrossfadeFraction)
+            }
+        }
+
+        /// A contents transition inside the bounds. Moving types travel the bounds' width or height;
+        /// the subtypes keep Core Animation's y-up naming as on iOS (`fromTop` enters from the maximum y).
+        func drawTransition(_ transition: TransitionRecord, progress p: CGFloat, from old: CGImage, to new: CGImage?) {
+            let boundsClip = clipInstanceFields(Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse), localToPixels: homography)
+            let direction: CGPoint
+            switch transition.subtype {
+            case .fromRight: direction = CGPoint(x: node.bounds.width, y: 0)
+            case .fromTop: direction = CGPoint(x: 0, y: node.bounds.height)
+            case .fromBottom: direction = CGPoint(x: 0, y: -node.bounds.height)
+            default: direction = CGPoint(x: -node.bounds.width, y: 0)
+            }
+            func scaled(_ k: CGFloat) -> CGPoint { CGPoint(x: direction.x * k, y: direction.y * k) }
+            switch transition.type {
+            case .moveIn:
+                drawContents(old, alpha: 1, clip: boundsClip)
+                if let new { drawContents(new, alpha: 1, offset: scaled(1 - p), clip: boundsClip) }
+            case .push:
+                drawContents(old, alpha: 1, offset: scaled(-p), clip: boundsClip)
+                if let new { drawContents(new, alpha: 1, offset: scaled(1 - p), clip: boundsClip) }
+            case .reveal:
+                if let new { drawContents(new, alpha: 1, clip: boundsClip) }
+                drawContents(old, alpha: 1, offset: scaled(-p), clip: boundsClip)
+            default:
+                drawContents(old, alpha: 1)
+                if let new { drawContents(new, alpha: p) }
             }
         }
 

@@ -61,6 +61,10 @@ extension RenderNode: AnimatedPropertyStore {
         }
     }
 
+    package func setTransition(_ transition: TransitionRecord, progress: Double) {
+        activeTransition = (transition, progress)
+    }
+
     /// The node's own media timing (how its local time follows its parent's).
     package var timing: MediaTimingParameters {
         MediaTimingParameters(beginTime: beginTime, timeOffset: timeOffset, speed: speed, repeatCount: 0,

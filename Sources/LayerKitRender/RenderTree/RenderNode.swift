@@ -46,6 +46,10 @@ package final class RenderNode: @unchecked Sendable {
     /// `contents` (which shows with opacity `contentsCrossfadeFraction`).
     package var contentsCrossfadeFrom: CGImage?
     package var contentsCrossfadeFraction: CGFloat = 1
+    /// The contents shown before the change a transition animates (kept while the transition runs).
+    package var transitionFromContents: CGImage?
+    /// Set only on a presented copy: the running transition and its progress (0 old, 1 new).
+    package var activeTransition: (record: TransitionRecord, progress: Double)?
 
     // Structure
     package var sublayers: [LayerID] = []
@@ -76,6 +80,7 @@ package final class RenderNode: @unchecked Sendable {
         copy.allowsGroupOpacity = allowsGroupOpacity
         copy.contents = contents; copy.contentsGravity = contentsGravity; copy.contentsRect = contentsRect
         copy.contentsCenter = contentsCenter; copy.minificationFilter = minificationFilter
+        copy.transitionFromContents = transitionFromContents
         copy.magnificationFilter = magnificationFilter
         copy.sublayers = sublayers; copy.mask = mask
         copy.beginTime = beginTime; copy.timeOffset = timeOffset; copy.speed = speed; copy.animations = animations

@@ -27,13 +27,15 @@ package struct RenderTree: Sendable {
                 node = RenderNode(id: change.layer)
                 nodes[change.layer] = node
             }
-            for (key, value) in change.values {
-                if key == .animations, case .animations(let records) = value {
-                    let known = Set(node.animations.map(\.id))
-                    for record in records where !known.contains(record.id) { newAnimations.insert(record.id) }
+            // A transition arriving with this change animates from the contents shown until now.
+            for case (.animations, .animations(let records)) in change.values {
+                let known = Set(node.animations.map(\.id))
+                for record in records where !known.contains(record.id) {
+                    newAnimations.insert(record.id)
+                    if case .transition = record.content { node.transitionFromContents = node.contents }
                 }
-                node.apply(key, value)
             }
+            for (key, value) in change.values { node.apply(key, value) }
             if node.animations.isEmpty { animatedLayers.remove(change.layer) } else { animatedLayers.insert(change.layer) }
         }
     }
@@ -59,6 +61,9 @@ extension RenderTree {
     package mutating func removeAnimations(_ ids: Set<AnimationID>, from layer: LayerID, onlyIfRemovedOnCompletion: Bool) {
         guard let node = nodes[layer] else { return }
         node.animations.removeAll { ids.contains($0.id) && (!onlyIfRemovedOnCompletion || $0.removedOnCompletion) }
+        if !node.animations.contains(where: { if case .transition = $0.content { return true } else { return false } }) {
+            node.transitionFromContents = nil
+        }
         if node.animations.isEmpty { animatedLayers.remove(layer) }
     }
 

@@ -210,10 +210,12 @@ final class GraphExecutor {
     /// the last pass that samples it (so later passes may reuse it within the frame).
     private func assignSurfaces(_ graph: RenderGraph, frame: FrameContext) throws -> SurfaceAssignment {
         var assignment = SurfaceAssignment()
-        guard graph.passes.contains(where: { $0.reason != nil }) else { return assignment }
-        let (_, pool) = try makeSurfaceResources()
+        let usesSurfaces = graph.passes.contains { $0.reason != nil }
+        if usesSurfaces { _ = try makeSurfaceResources() }
+        // Every frame ages the pool, so surfaces a scene stopped using go even when it uses none now.
+        surfaceResources?.pool.beginFrame(frameNumber, frame: frame)
+        guard usesSurfaces, let pool = surfaceResources?.pool else { return assignment }
         assignment.createdBefore = pool.statistics.created
-        pool.beginFrame(frameNumber, frame: frame)
         var lastReader: [SurfaceID: Int] = [:]
         for (index, pass) in graph.passes.enumerated() {
             for case let surface? in pass.items.lazy.map({ $0.texture?.surface }) { lastReader[surface] = index }

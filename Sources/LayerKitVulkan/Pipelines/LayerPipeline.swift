@@ -86,7 +86,8 @@ final class LayerPipeline {
         let fragment = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT.rawValue
         dependencies[0].srcSubpass = VK_SUBPASS_EXTERNAL
         dependencies[0].dstSubpass = 0
-        // Earlier reads (transfer, sampling) need only the execution dependency; earlier writes also the memory one.
+        // Earlier reads (transfer, sampling) need only the execution dependency; earlier writes also the
+        // memory one. For a surface, sampling by an earlier pass is named though color output implies it.
         dependencies[0].srcStageMask = destination == .frame ? colorOutput | transfer : colorOutput | fragment
         dependencies[0].srcAccessMask = Access.colorWrite
         dependencies[0].dstStageMask = colorOutput
