@@ -8,7 +8,8 @@ import LayerKitVulkan
 // error the render thread reported; call `onFrame` with the tick's time; `CATransaction.flush()` — the
 // implicit commit (changes made by the callbacks reach the render server as one packet) and the delivery
 // of animation callbacks (delegates, completion blocks) posted by the render thread. The loop never draws
-// and never waits for the render thread; frames are produced there at the same rate.
+// and never waits for the render thread; frames are produced there at the same rate. When a loop returns,
+// the exit hook that stops rendering before process exit is armed again (`OpenWindows`).
 // Cost per iteration: O(events + changed properties).
 
 extension LayerWindow {
@@ -16,11 +17,13 @@ extension LayerWindow {
     ///
     /// - Throws: the first error the render thread reported (a lost device, a failed swapchain).
     public func run() throws {
+        defer { OpenWindows.shared.armExitHook() }
         try runLoop(iterations: nil)
     }
 
     /// Runs exactly `frames` iterations of the event loop (fewer if stopped): for tests and `--frames`.
     public func run(frames: Int) throws {
+        defer { OpenWindows.shared.armExitHook() }
         try runLoop(iterations: max(frames, 0))
     }
 

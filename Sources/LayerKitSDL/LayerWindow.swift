@@ -177,6 +177,10 @@ public final class LayerWindow {
             executor.setSuspended(true)
         }
         server.start()
+        OpenWindows.shared.register(self) { [weak server, weak executor] in
+            server?.stop()
+            executor?.waitUntilIdle()
+        }
         logger.debug("window open", metadata: [
             "size": "\(points.width)x\(points.height) pt, \(pixels.width)x\(pixels.height) px", "fps": "\(framesPerSecond)",
             "device": "\(context.deviceName)", "video": "\(video.driverName)",
@@ -185,6 +189,7 @@ public final class LayerWindow {
 
     deinit {
         // The render thread stops and the swapchain and surface go before the SDL window they draw into.
+        OpenWindows.shared.deregister(self)
         rendering?.server.stop()
         rendering = nil
     }

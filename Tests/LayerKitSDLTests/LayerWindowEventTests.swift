@@ -133,7 +133,7 @@ final class LayerWindowEventTests: LayerWindowTestCase {
         close.window.windowID = window.windowID
         close.window.event = UInt8(SDL_WINDOWEVENT_CLOSE.rawValue)
         push(close)
-        window.onQuit = { quits += 1; window.stop() }
+        window.onQuit = { [unowned window] in quits += 1; window.stop() }
         try window.run()
         XCTAssertEqual(quits, 2)
     }
@@ -141,7 +141,7 @@ final class LayerWindowEventTests: LayerWindowTestCase {
     func testStopEndsRunAfterTheCurrentIteration() throws {
         let window = try makeWindow()
         var count = 0
-        window.onFrame = { _ in
+        window.onFrame = { [unowned window] _ in
             count += 1
             if count == 5 { window.stop() }
         }

@@ -16,7 +16,9 @@ class LayerWindowTestCase: XCTestCase {
 
     override func tearDownWithError() throws {
         let logs = windows.map { $0.context.instance.log }
+        let closed = windows.map { Weak($0) }
         windows.removeAll()  // the last references: windows close here
+        XCTAssertTrue(closed.allSatisfy { $0.object == nil }, "a window outlived its test (a callback capturing it strongly?)")
         for log in logs {
             XCTAssertEqual(log.messages, [], "Vulkan validation reported:\n" + log.messages.joined(separator: "\n"))
         }
@@ -55,11 +57,17 @@ class LayerWindowTestCase: XCTestCase {
         }
     }
 
-    /// Runs the loop until the render thread has presented a frame that started after this call.
+    /// Runs the loop until the render thread has presented `frames` frames that started after this call
+    /// (each one requested, so an idle window draws too).
     func runUntilPresented(_ window: LayerWindow, frames: Int = 1, file: StaticString = #filePath, line: UInt = #line) throws {
-        let target = window.executor.status.framesPresented + frames + 1
-        try runUntil(window, "\(frames) presented frame(s)", file: file, line: line) {
-            window.executor.status.framesPresented >= target
+        // Rounds of "request a frame, wait for one more": a frame counted in the first round may have
+        // been drawing already, but one counted in any later round started after the first request.
+        for _ in 0...frames {
+            let presented = window.executor.status.framesPresented
+            window.server.setNeedsFrame()
+            try runUntil(window, "a presented frame", file: file, line: line) {
+                window.executor.status.framesPresented > presented
+            }
         }
     }
 
@@ -68,6 +76,11 @@ class LayerWindowTestCase: XCTestCase {
         var event = event
         XCTAssertEqual(SDL_PushEvent(&event), 1, "SDL_PushEvent: \(String(cString: SDL_GetError()))")
     }
+}
+
+private struct Weak {
+    weak var object: LayerWindow?
+    init(_ object: LayerWindow) { self.object = object }
 }
 
 /// Straight 8-bit RGB of a pixel, as the window shows it (snapshots are opaque).

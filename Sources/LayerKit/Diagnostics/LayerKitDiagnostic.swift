@@ -22,6 +22,15 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
     case nonFinitePathGeometry(operation: String)
     /// A path operation could not apply (no current point, a negative radius); the path is unchanged.
     case invalidPathOperation(operation: String, reason: String)
+    /// A CGContext call got an argument it cannot use (a negative line width, an all-zero dash, an
+    /// unsupported bitmap layout, a restore without a save); the context is unchanged, or not created.
+    case invalidContextArgument(operation: String, reason: String)
+    /// Cairo reported an error while a CGContext drew; later drawing on that context does nothing.
+    case drawingFailed(operation: String, reason: String)
+    /// A font family is not installed; text is drawn with `fallback` instead.
+    case unknownFont(requested: String, fallback: String)
+    /// A blend mode the drawing backend cannot composite; `fallback` is used instead.
+    case unsupportedBlendMode(mode: String, fallback: String)
 
     /// The case name, used as log metadata and for filtering.
     public var name: String {
@@ -35,6 +44,10 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case .valueTypeMismatch: "valueTypeMismatch"
         case .nonFinitePathGeometry: "nonFinitePathGeometry"
         case .invalidPathOperation: "invalidPathOperation"
+        case .invalidContextArgument: "invalidContextArgument"
+        case .drawingFailed: "drawingFailed"
+        case .unknownFont: "unknownFont"
+        case .unsupportedBlendMode: "unsupportedBlendMode"
         }
     }
 
@@ -58,6 +71,14 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
             "CGMutablePath.\(operation): refused a non-finite coordinate; the path is unchanged"
         case let .invalidPathOperation(operation, reason):
             "CGMutablePath.\(operation): \(reason); the path is unchanged"
+        case let .invalidContextArgument(operation, reason):
+            "CGContext.\(operation): \(reason); nothing changed"
+        case let .drawingFailed(operation, reason):
+            "CGContext.\(operation): Cairo failed: \(reason); later drawing on this context is ignored"
+        case let .unknownFont(requested, fallback):
+            "font '\(requested)' is not installed; drawing with '\(fallback)' instead"
+        case let .unsupportedBlendMode(mode, fallback):
+            "blend mode .\(mode) is not supported by the drawing backend; using .\(fallback) instead"
         }
     }
 }

@@ -3,8 +3,9 @@
 /// The builder asserts them in debug builds (`RenderGraphBuilder.build`); tests call
 /// `invariantViolations` directly. Rules: each surface is drawn by exactly one pass, with a positive
 /// size; every surface an item samples was drawn by an earlier pass; every surface drawn is sampled by
-/// a later pass (an unread pass is wasted work); an offscreen pass says why it exists and the frame's
-/// pass is the last one. Cost: O(passes + items).
+/// a later pass (an unread pass is wasted work); an offscreen pass says why it exists, a pass into the
+/// frame does not. (Several passes may draw the frame, each clearing it; the builder makes one, last.)
+/// Cost: O(passes + items).
 extension RenderGraph {
     package enum InvariantViolation: Hashable, Sendable, CustomStringConvertible {
         /// Pass `pass` samples `surface`, which no earlier pass drew.
@@ -17,8 +18,6 @@ extension RenderGraph {
         case emptySurface(pass: Int, surface: SurfaceID)
         /// Offscreen pass `pass` has no reason, or the frame's pass `pass` has one.
         case reasonMismatch(pass: Int)
-        /// The frame's pass `pass` is not the last pass.
-        case frameNotLast(pass: Int)
 
         package var description: String {
             switch self {
@@ -27,7 +26,6 @@ extension RenderGraph {
             case let .renderedTwice(pass, surface): "pass \(pass) draws \(surface) a second time"
             case let .emptySurface(pass, surface): "pass \(pass) draws \(surface) with no pixels"
             case let .reasonMismatch(pass): "pass \(pass): an offscreen pass needs a reason, the frame's pass has none"
-            case let .frameNotLast(pass): "pass \(pass) draws the frame but is not the last pass"
             }
         }
     }
@@ -55,7 +53,6 @@ extension RenderGraph {
                 if pass.reason == nil { violations.append(.reasonMismatch(pass: index)) }
             case .frame:
                 if pass.reason != nil { violations.append(.reasonMismatch(pass: index)) }
-                if index != passes.count - 1 { violations.append(.frameNotLast(pass: index)) }
             }
         }
         // Sampled by a later pass (a pass sampling its own target was reported above).

@@ -89,7 +89,7 @@ package struct RenderGraphBuilder {
     func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
         let localTime = node.timing.localTime(fromParentTime: parentTime)
         guard !node.animations.isEmpty else { return (node, localTime) }
-        var presented = node.copy()
+        var presented = node.presentationCopy()
         let report = AnimationEvaluator.apply(node.animations, layerTime: localTime, to: &presented,
                                               awaitingStart: context.animations.awaitingStart)
         context.animations.running.append(contentsOf: report.running)

@@ -50,6 +50,8 @@ package final class RenderNode: @unchecked Sendable {
     package var transitionFromContents: CGImage?
     /// Set only on a presented copy: the running transition and its progress (0 old, 1 new).
     package var activeTransition: (record: TransitionRecord, progress: Double)?
+    /// The reusable node `presentationCopy()` returns.
+    private var presentationScratch: RenderNode?
 
     // Structure
     package var sublayers: [LayerID] = []
@@ -69,22 +71,39 @@ package final class RenderNode: @unchecked Sendable {
     /// A copy of every property, for evaluating animations without touching the committed values.
     package func copy() -> RenderNode {
         let copy = RenderNode(id: id)
-        copy.bounds = bounds; copy.position = position; copy.zPosition = zPosition
-        copy.anchorPoint = anchorPoint; copy.anchorPointZ = anchorPointZ
-        copy.transform = transform; copy.sublayerTransform = sublayerTransform
-        copy.isGeometryFlipped = isGeometryFlipped; copy.contentsScale = contentsScale
-        copy.backgroundColor = backgroundColor; copy.cornerRadius = cornerRadius; copy.maskedCorners = maskedCorners
-        copy.borderWidth = borderWidth; copy.borderColor = borderColor; copy.opacity = opacity
-        copy.isHidden = isHidden; copy.isOpaque = isOpaque; copy.isDoubleSided = isDoubleSided
-        copy.allowsEdgeAntialiasing = allowsEdgeAntialiasing; copy.masksToBounds = masksToBounds
-        copy.allowsGroupOpacity = allowsGroupOpacity
-        copy.contents = contents; copy.contentsGravity = contentsGravity; copy.contentsRect = contentsRect
-        copy.contentsCenter = contentsCenter; copy.minificationFilter = minificationFilter
-        copy.transitionFromContents = transitionFromContents
-        copy.magnificationFilter = magnificationFilter
-        copy.sublayers = sublayers; copy.mask = mask
-        copy.beginTime = beginTime; copy.timeOffset = timeOffset; copy.speed = speed; copy.animations = animations
+        copy.copyProperties(from: self)
         return copy
+    }
+
+    /// The node to evaluate this frame's animations on: a copy reused from frame to frame (its
+    /// properties reset from the committed ones), so animating costs no allocation per frame. Valid until
+    /// the next call; only the render thread calls it.
+    package func presentationCopy() -> RenderNode {
+        let scratch = presentationScratch ?? RenderNode(id: id)
+        presentationScratch = scratch
+        scratch.copyProperties(from: self)
+        scratch.contentsCrossfadeFrom = nil
+        scratch.contentsCrossfadeFraction = 1
+        scratch.activeTransition = nil
+        return scratch
+    }
+
+    private func copyProperties(from other: RenderNode) {
+        bounds = other.bounds; position = other.position; zPosition = other.zPosition
+        anchorPoint = other.anchorPoint; anchorPointZ = other.anchorPointZ
+        transform = other.transform; sublayerTransform = other.sublayerTransform
+        isGeometryFlipped = other.isGeometryFlipped; contentsScale = other.contentsScale
+        backgroundColor = other.backgroundColor; cornerRadius = other.cornerRadius; maskedCorners = other.maskedCorners
+        borderWidth = other.borderWidth; borderColor = other.borderColor; opacity = other.opacity
+        isHidden = other.isHidden; isOpaque = other.isOpaque; isDoubleSided = other.isDoubleSided
+        allowsEdgeAntialiasing = other.allowsEdgeAntialiasing; masksToBounds = other.masksToBounds
+        allowsGroupOpacity = other.allowsGroupOpacity
+        contents = other.contents; contentsGravity = other.contentsGravity; contentsRect = other.contentsRect
+        contentsCenter = other.contentsCenter; minificationFilter = other.minificationFilter
+        transitionFromContents = other.transitionFromContents
+        magnificationFilter = other.magnificationFilter
+        sublayers = other.sublayers; mask = other.mask
+        beginTime = other.beginTime; timeOffset = other.timeOffset; speed = other.speed; animations = other.animations
     }
 
     /// Takes one committed value. Values of the wrong shape are ignored (the model already checked them).

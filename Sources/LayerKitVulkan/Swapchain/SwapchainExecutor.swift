@@ -171,6 +171,11 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         return capturesServed >= ticket ? capturedImage : nil
     }
 
+    /// Waits until the GPU has finished everything submitted (after the render thread has stopped).
+    package func waitUntilIdle() {
+        try? context.device.waitIdle()
+    }
+
     // MARK: Render thread
 
     package func execute(_ graph: RenderGraph) throws {

@@ -1,0 +1,180 @@
+import Foundation
+import LayerKit
+import LayerKitRender
+import LayerKitScenes
+import LayerKitVulkan
+
+/// Runs one benchmark scene headless and reports its counters, median stage times and fps.
+///
+/// Input: a scene type (`LayerKitScenes`), a measurement plan, and a 1280×720 `CARenderer` cleared to
+/// opaque black. Output: a `BenchmarkResult` with the aims. Three phases on one scene:
+/// 1. *Render thread alone*: the scene's commits go to a `FrameProducer` of this process, which builds
+///    each frame's render graph at the frame's time — the render server's work before the GPU backend,
+///    timed per stage (main-thread commit, render-thread apply, animation evaluation + graph build).
+/// 2. *Whole frames*: the same scene through `CARenderer` (`beginFrame(atTime:)`, `render()`,
+///    `endFrame()`), which builds the graph again and executes it with Vulkan, reading the image back as
+///    headless rendering does. Counters come from `lastFrameStatistics`; fps is frames over elapsed time.
+/// 3. *Idle*: `stopMotion()`, one frame to apply it, then a host's loop that renders only when
+///    `nextFrameTime()` says a frame is due, for `idleSeconds`; the frames it renders are `idle_frames`.
+/// Figures: counters are medians over the measured frames unless named otherwise (`_first_frame`, `_max`,
+/// `_after_first_frame`: the largest value after the first frame, warm-up included). `draw_calls` and
+/// `batches` are the same number today (one draw per batch); `quad_area_x_window` is `QuadCoverage`'s;
+/// `fragments_shaded`, `overdraw` and `gpu_ms` are n/a until the renderer reports pipeline statistics
+/// and timestamps. Times: `median_commit_ms` (per-frame model updates and `CATransaction.flush()`),
+/// `median_apply_ms` (commit packets into the render tree), `median_graph_build_ms` (animation evaluation
+/// and render graph), `median_render_thread_ms` (apply + graph build) — phase 1; `median_begin_frame_ms`,
+/// `median_render_ms` (`CARenderer.render()`: graph build, Vulkan recording, submission, read-back) and
+/// `median_frame_ms` — phase 2; `fps` = measured frames / their elapsed wall-clock time in phase 2.
+/// With `snapshotDirectory`, the last measured frame is written there as `<scene>.png` (read back after
+/// the timed frames). Frame `t` is SCENES.md's (wall clock since the phase's first frame, at least +1 µs
+/// a frame); the scene is rendered at absolute time `startTime + t`, when its animations began at
+/// `startTime`.
+struct RenderSceneBenchmark {
+    var sceneType: any BenchmarkScene.Type
+    var plan: MeasurementPlan
+    var renderer: CARenderer
+    /// Where to write the last measured frame as `<scene>.png`, if anywhere.
+    var snapshotDirectory: URL?
+    var idleSeconds = 0.25
+
+    private struct GraphSample {
+        var commit: Double
+        var apply: Double
+        var build: Double
+    }
+
+    private struct FrameSample {
+        var commit: Double
+        var render: Double
+        var frame: Double
+        var statistics: FrameStatistics
+    }
+
+    func run() -> BenchmarkResult {
+        let sink = PacketSink()
+        CommitDistributor.shared.register(sink)
+        CATransaction.flush()
+        _ = sink.take()  // changes made before this scene belong to no tree of ours
+
+        let startTime = CACurrentMediaTime()
+        let buildStart = CACurrentMediaTime()
+        let scene = sceneType.init(startTime: startTime)
+        let buildSeconds = CACurrentMediaTime() - buildStart
+        let commitStart = CACurrentMediaTime()
+        CATransaction.flush()
+        let initialCommitSeconds = CACurrentMediaTime() - commitStart
+
+        // Phase 1: the render thread's work per frame, without the GPU backend.
+        var producer = FrameProducer(builder: RenderGraphBuilder(
+            targetWidth: renderer.pixelWidth, targetHeight: renderer.pixelHeight, viewport: renderer.bounds, scale: renderer.scale))
+        producer.clearColor = SIMD4(0, 0, 0, 1)
+        producer.reset(root: scene.root.layerID, snapshot: nil)
+        for packet in sink.take() { producer.apply(packet) }
+        var lastGraph: RenderGraph?
+        let graphRun = plan.run { t -> GraphSample in
+            let t0 = CACurrentMediaTime()
+            BenchmarkScenes.applyUpdate(scene, at: t)
+            CATransaction.flush()
+            let t1 = CACurrentMediaTime()
+            for packet in sink.take() { producer.apply(packet) }
+            let t2 = CACurrentMediaTime()
+            let (graph, _) = producer.produceFrame(at: startTime + t)
+            let t3 = CACurrentMediaTime()
+            lastGraph = graph
+            return GraphSample(commit: t1 - t0, apply: t2 - t1, build: t3 - t2)
+        }
+        let coverage = lastGraph.map(QuadCoverage.measure)
+        let drawItems = lastGraph.map { $0.passes.reduce(0) { $0 + $1.items.count } }
+        lastGraph = nil
+        producer.reset(root: nil, snapshot: nil)
+
+        // Phase 2: whole frames through CARenderer.
+        renderer.layer = scene.root
+        _ = sink.take()
+        var offscreenPassesPerFrame: [Int] = []
+        var bytesUploadedPerFrame: [Int] = []
+        let frameRun = plan.run { t -> FrameSample in
+            let t0 = CACurrentMediaTime()
+            BenchmarkScenes.applyUpdate(scene, at: t)
+            renderer.beginFrame(atTime: startTime + t)
+            let t1 = CACurrentMediaTime()
+            renderer.render()
+            let t2 = CACurrentMediaTime()
+            renderer.endFrame()
+            let t3 = CACurrentMediaTime()
+            let statistics = renderer.lastFrameStatistics
+            offscreenPassesPerFrame.append(statistics.offscreenPasses)
+            bytesUploadedPerFrame.append(statistics.bytesUploaded)
+            return FrameSample(commit: t1 - t0, render: t2 - t1, frame: t3 - t0, statistics: statistics)
+        }
+        _ = sink.take()
+        if let snapshotDirectory {
+            do {
+                let url = snapshotDirectory.appendingPathComponent("\(sceneType.name).png")
+                try renderer.snapshot().pngData().write(to: url)
+            } catch {
+                FileHandle.standardError.write(Data("LayerKitBench: could not write the \(sceneType.name) snapshot: \(error)\n".utf8))
+            }
+        }
+
+        // Phase 3: idle.
+        scene.stopMotion()
+        renderer.beginFrame(atTime: CACurrentMediaTime())
+        renderer.render()
+        renderer.endFrame()
+        var idleFrames = 0
+        let idleEnd = CACurrentMediaTime() + idleSeconds
+        while CACurrentMediaTime() < idleEnd {
+            if renderer.nextFrameTime() <= CACurrentMediaTime() {
+                renderer.beginFrame(atTime: CACurrentMediaTime())
+                renderer.render()
+                renderer.endFrame()
+                idleFrames += 1
+            } else {
+                usleep(2_000)
+            }
+        }
+        renderer.layer = nil
+        withExtendedLifetime(sink) {}
+
+        let frames = frameRun.samples
+        let statistics = frames.map(\.statistics)
+        func medianOf(_ values: [Int]) -> Double? { median(values.map(Double.init)) }
+        func milliseconds(_ seconds: [Double]) -> Double? { median(seconds).map { $0 * 1000 } }
+        let renderThread = graphRun.samples.map { $0.apply + $0.build }
+
+        let figures: [(String, Double?)] = [
+            ("layers", Double(scene.layerCount)),
+            ("frames", Double(frames.count)),
+            ("warmup_frames", Double(frameRun.warmUpFrames)),
+            ("draw_items", drawItems.map(Double.init)),
+            // Draw calls are the batches today: one vkCmdDraw per run of items sharing pipeline state.
+            ("draw_calls", medianOf(statistics.map(\.drawCalls))),
+            ("batches", medianOf(statistics.map(\.drawCalls))),
+            ("instances", medianOf(statistics.map(\.instances))),
+            ("passes", medianOf(statistics.map(\.passes))),
+            ("offscreen_passes", medianOf(statistics.map(\.offscreenPasses))),
+            ("offscreen_passes_first_frame", offscreenPassesPerFrame.first.map(Double.init)),
+            ("offscreen_passes_after_first_frame", offscreenPassesPerFrame.dropFirst().max().map(Double.init)),
+            ("offscreen_passes_max", statistics.map(\.offscreenPasses).max().map(Double.init)),
+            ("bytes_uploaded_first_frame", bytesUploadedPerFrame.first.map(Double.init)),
+            ("bytes_uploaded_after_first_frame", Double(bytesUploadedPerFrame.dropFirst().reduce(0, +))),
+            ("fragments_shaded", nil),
+            ("overdraw", nil),
+            ("quad_area_x_window", coverage?.perFramePixel),
+            ("idle_frames", Double(idleFrames)),
+            ("scene_build_ms", buildSeconds * 1000),
+            ("initial_commit_ms", initialCommitSeconds * 1000),
+            ("median_commit_ms", milliseconds(graphRun.samples.map(\.commit))),
+            ("median_apply_ms", milliseconds(graphRun.samples.map(\.apply))),
+            ("median_graph_build_ms", milliseconds(graphRun.samples.map(\.build))),
+            ("median_render_thread_ms", milliseconds(renderThread)),
+            ("median_begin_frame_ms", milliseconds(frames.map(\.commit))),
+            ("median_render_ms", milliseconds(frames.map(\.render))),
+            ("median_frame_ms", milliseconds(frames.map(\.frame))),
+            ("gpu_ms", nil),
+            ("fps", frameRun.elapsed > 0 ? Double(frames.count) / frameRun.elapsed : nil),
+        ]
+        return BenchmarkResult(scene: sceneType.name, figures: figures, aims: SceneAim.aims(for: sceneType.name))
+    }
+}
