@@ -22,7 +22,10 @@ final class LayerWindowResizeTests: LayerWindowTestCase {
 
     func testTheRootLayerAndTheSwapchainFollowAResize() throws {
         let window = try makeWindow(width: 160, height: 120)
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
         window.rootLayer.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+        CATransaction.commit()
         var reported: [CGSize] = []
         window.onResize = { reported.append($0) }
         try runUntilPresented(window)

@@ -20,6 +20,8 @@ package enum AnimatableValue: Sendable, Equatable {
     case colors([SIMD4<Double>])
     /// Paths: point by point when both have the same elements (path morphing), else discrete.
     case path(CGPath)
+    /// A filter list (`filters`): parameters interpolate filter by filter when the lists match.
+    case filters([FilterValue])
     /// Anything else (booleans, images, layers): changes discretely at the halfway point.
     case discrete(DiscreteValue)
     /// Two images part-way through a cross-fade (`contents` changes): `to` shows with opacity `fraction`
@@ -39,6 +41,7 @@ package enum AnimatableValue: Sendable, Equatable {
             self = .color(SIMD4(Double(c.r), Double(c.g), Double(c.b), Double(c.a)))
         case is Bool: self = .discrete(DiscreteValue(value))
         case let v as CGPath: self = .path(v)
+        case let v as [CIFilter]: self = .filters(v.map(FilterValue.init))
         case let v as [CGColor]:
             self = .colors(v.map { let c = $0.rgba; return SIMD4(Double(c.r), Double(c.g), Double(c.b), Double(c.a)) })
         case let v as [Any] where !v.isEmpty && v.allSatisfy({ scalarValue($0) != nil }):
@@ -73,6 +76,7 @@ package enum AnimatableValue: Sendable, Equatable {
         case .colors(let colors):
             return colors.map { CGColor(red: CGFloat($0.x), green: CGFloat($0.y), blue: CGFloat($0.z), alpha: CGFloat($0.w)) }
         case .path(let path): return path
+        case .filters(let filters): return filters.compactMap { $0.makeFilter() }
         case .discrete(let d): return d.value
         case let .crossfade(from, to, fraction): return fraction < 0.5 ? from.value : to.value
         }
@@ -92,6 +96,14 @@ package enum AnimatableValue: Sendable, Equatable {
         case let (.numbers(x), .numbers(y)) where x.count == y.count: return .numbers(zip(x, y).map { $0 + ($1 - $0) * f })
         case let (.colors(x), .colors(y)) where x.count == y.count: return .colors(zip(x, y).map { $0 + ($1 - $0) * f })
         case let (.path(x), .path(y)): return x.interpolated(to: y, fraction: f).map(AnimatableValue.path) ?? (f < 0.5 ? a : b)
+        case let (.filters(x), .filters(y)) where x.count == y.count && zip(x, y).allSatisfy({ $0.filterName == $1.filterName }):
+            return .filters(zip(x, y).map { from, to in
+                var parameters: [String: AnimatableValue] = [:]
+                for (key, start) in from.parameters {
+                    parameters[key] = to.parameters[key].map { interpolate(start, $0, f) } ?? start
+                }
+                return FilterValue(filterName: from.filterName, name: from.name, parameters: parameters)
+            })
         case let (.discrete(x), .discrete(y)) where x.value is CGImage && y.value is CGImage:
             // Images cross-fade, as Core Animation animates `contents`.
             if f <= 0 { return a }
@@ -148,7 +160,7 @@ package enum AnimatableValue: Sendable, Equatable {
             return .transform((0..<count).reduce(CATransform3DIdentity) { acc, _ in CATransform3DConcat(acc, t) })
         case .numbers(let values): return .numbers(values.map { $0 * k })
         case .colors(let colors): return .colors(colors.map { $0 * k })
-        case .discrete, .crossfade, .path: return nil
+        case .discrete, .crossfade, .path, .filters: return nil
         }
     }
 
@@ -177,6 +189,7 @@ package enum AnimatableValue: Sendable, Equatable {
         case .color(let c): return c.x.isFinite && c.y.isFinite && c.z.isFinite && c.w.isFinite
         case .numbers(let values): return values.allSatisfy(\.isFinite)
         case .colors(let colors): return colors.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }
+        case .filters(let filters): return filters.allSatisfy { $0.parameters.values.allSatisfy(\.isFinite) }
         case .path, .discrete, .crossfade: return true
         }
     }

@@ -27,6 +27,8 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
         case origin, size, originX, originY, sizeWidth, sizeHeight
         /// Transform parts; an axis index 0…2, or nil for the combined form.
         case rotation(Int), scale(Int?), translation(Int?)
+        /// A parameter of the filter named `filter` in a filter list: `filters.blur.inputRadius`.
+        case filterParameter(filter: String, key: String)
     }
 
     package init(_ keyPath: String) {
@@ -55,6 +57,8 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
             case "translation": return .translation(nil)
             default: return nil
             }
+        case 2 where !["origin", "size", "rotation", "scale", "translation"].contains(path[0]):
+            return .filterParameter(filter: path[0], key: path[1])
         case 2:
             switch (path[0], path[1]) {
             case ("origin", "x"): return .originX
@@ -95,6 +99,8 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
             let translation = SIMD3(Double(t.m41), Double(t.m42), Double(t.m43))
             if let axis { return .scalar(translation[axis]) }
             return .size(CGSize(width: translation.x, height: translation.y))
+        case let (.filterParameter(name, key)?, .filters(filters)):
+            return filters.first { $0.name == name }?.parameters[key]
         default: return nil
         }
     }
@@ -133,6 +139,13 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
             guard var parts = t.decomposed() ?? (CATransform3DIsIdentity(t) ? .identity : nil) else { return nil }
             if let axis { parts.scale[axis] = factor } else { parts.scale = SIMD3(repeating: factor) }
             return .transform(CATransform3D(decomposition: parts))
+        case let (.filterParameter(name, key)?, .filters(filters), _):
+            guard let index = filters.firstIndex(where: { $0.name == name }), filters[index].parameters[key] != nil else { return nil }
+            var parameters = filters[index].parameters
+            parameters[key] = part
+            var updated = filters
+            updated[index] = FilterValue(filterName: filters[index].filterName, name: name, parameters: parameters)
+            return .filters(updated)
         case let (.translation(axis)?, .transform(t), _):
             // Translation is exactly m41…m43 (the decomposition keeps it there), so set it directly.
             var result = t

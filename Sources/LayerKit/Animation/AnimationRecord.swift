@@ -135,6 +135,7 @@ extension AnimatableValue {
         case .numbers: "[number]"
         case .colors: "[CGColor]"
         case .path: "CGPath"
+        case .filters: "[CIFilter]"
         case .discrete, .crossfade: "value"
         }
     }

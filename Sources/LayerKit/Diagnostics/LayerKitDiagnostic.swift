@@ -31,6 +31,15 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
     case unknownFont(requested: String, fallback: String)
     /// A blend mode the drawing backend cannot composite; `fallback` is used instead.
     case unsupportedBlendMode(mode: String, fallback: String)
+    /// A `CAConstraint` of `layer` reads `source` on an axis whose own layout depends, through other
+    /// constraints, on `layer` again; that constraint is ignored in this layout and the rest are applied.
+    case constraintCycleRefused(layer: String, source: String, attribute: String)
+    /// A `CAConstraint` of `layer` names a source that is neither "superlayer" nor a sibling's name; it is
+    /// ignored.
+    case unknownConstraintSource(layer: String, source: String)
+    /// Layout kept marking layers as needing layout after `rounds` passes (a `layoutSublayers()` that
+    /// invalidates its own layout); the layers still marked wait for the next commit.
+    case layoutDidNotSettle(layers: [String], rounds: Int)
 
     /// The case name, used as log metadata and for filtering.
     public var name: String {
@@ -48,6 +57,9 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case .drawingFailed: "drawingFailed"
         case .unknownFont: "unknownFont"
         case .unsupportedBlendMode: "unsupportedBlendMode"
+        case .constraintCycleRefused: "constraintCycleRefused"
+        case .unknownConstraintSource: "unknownConstraintSource"
+        case .layoutDidNotSettle: "layoutDidNotSettle"
         }
     }
 
@@ -79,6 +91,12 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
             "font '\(requested)' is not installed; drawing with '\(fallback)' instead"
         case let .unsupportedBlendMode(mode, fallback):
             "blend mode .\(mode) is not supported by the drawing backend; using .\(fallback) instead"
+        case let .constraintCycleRefused(layer, source, attribute):
+            "\(layer): constraint on \(attribute) relative to '\(source)' closes a cycle of constraints; it is ignored in this layout"
+        case let .unknownConstraintSource(layer, source):
+            "\(layer): constraint source '\(source)' is neither \"superlayer\" nor the name of a sibling; the constraint is ignored"
+        case let .layoutDidNotSettle(layers, rounds):
+            "layout did not settle after \(rounds) rounds: \(layers.joined(separator: \", \")) still need layout and wait for the next commit"
         }
     }
 }

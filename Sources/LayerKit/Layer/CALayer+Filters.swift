@@ -6,7 +6,8 @@ extension CALayer {
     /// Filters applied to the layer and its sublayers. Animatable (`"filters.NAME.KEY"`).
     public var filters: [Any]? {
         get { value(of: .filters) }
-        set { setValue(newValue, of: .filters) }
+        // Filters are copied when set, as Core Animation treats them as immutable from then on.
+        set { setValue(newValue?.map { ($0 as? CIFilter)?.copy() ?? $0 }, of: .filters) }
     }
 
     /// Filters applied to what is behind the layer, within its bounds. Animatable.
