@@ -6,13 +6,21 @@
 // Coverage: the rounded rect `shape` (or, with Flags.border, the ring between `shape` and `shape` inset by
 // the border width, inner radii max(0, r - width)), times, with Flags.clip, the always-antialiased
 // rounded rect `clipRect` at the clip-space point. Derivatives and the texture read happen in uniform
-// control flow; the flags only select results.
+// control flow; the flags only select results. With Flags.clampUV the texture coordinates are clamped to
+// the instance's uvClamp rect first (an image inside an atlas page).
+// Opaque variant (specialization constant 0 true, the depth-writing pipeline of depth-ordered passes):
+// a fragment whose coverage is below 1 is discarded, so depth is written only where the item paints
+// its pixel completely; such items have hard edges, so coverage is 0 or 1 and nothing else changes.
+// Debug flags: countFragments outputs 1/255 whatever the coverage (counted additively into a surface);
+// overdrawHeatMap maps the sampled count to the heat-map tint (DebugVisualization.heatMapTint).
 // Cost: one texture read and two or three rounded-rect evaluations per fragment.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "layer_instance.glsl"
 #include "rounded_rect_coverage.glsl"
 #include "premultiplied.glsl"
+
+layout(constant_id = 0) const bool DISCARD_PARTIAL_COVERAGE = false;
 
 layout(set = 1, binding = 0) uniform sampler2D layerTexture;
 
@@ -25,6 +33,7 @@ layout(location = 5) flat in vec4 vShapeRadii;
 layout(location = 6) flat in vec4 vParams;
 layout(location = 7) flat in vec4 vClipRect;
 layout(location = 8) flat in vec4 vClipRadii;
+layout(location = 9) flat in vec4 vUVClamp;
 
 layout(location = 0) out vec4 outColor;
 
@@ -37,7 +46,15 @@ void main() {
     vec2 clipPoint = vClip.xy / vClip.z;
     vec2 dcdx = dFdx(clipPoint);
     vec2 dcdy = dFdy(clipPoint);
-    vec4 texel = texture(layerTexture, vUV);
+    vec2 dudx = dFdx(vUV);
+    vec2 dudy = dFdy(vUV);
+    // Flags are flat per instance, so a 2x2 quad of fragments takes one branch.
+    vec4 texel;
+    if ((flags & LAYER_FLAG_CLAMP_UV) != 0u) {
+        texel = textureGrad(layerTexture, clamp(vUV, vUVClamp.xy, vUVClamp.zw), dudx, dudy);
+    } else {
+        texel = texture(layerTexture, vUV);
+    }
 
     float coverage = roundedRectCoverage(vLocal, dpdx, dpdy, vShape, vShapeRadii, antialiasEdges);
     if ((flags & LAYER_FLAG_BORDER) != 0u) {
@@ -50,6 +67,24 @@ void main() {
         coverage *= roundedRectCoverage(clipPoint, dcdx, dcdy, vClipRect, vClipRadii, true);
     }
 
+    if (DISCARD_PARTIAL_COVERAGE && coverage < 1.0) {
+        discard;
+    }
+
     vec4 color = (flags & LAYER_FLAG_TEXTURED) != 0u ? texel * vColor : vColor;
     outColor = premultipliedScale(color, coverage);
+    if ((flags & LAYER_FLAG_OVERDRAW_HEAT_MAP) != 0u) {
+        // Counts 0 and 1 untinted; 2 blue, 3 green, 4 pink, 5 and more red; half strength over the frame.
+        uint count = uint(texel.r * 255.0 + 0.5);
+        vec3 tint = count >= 5u ? vec3(1.0, 0.0, 0.0)
+                  : count == 4u ? vec3(1.0, 0.5, 0.75)
+                  : count == 3u ? vec3(0.0, 1.0, 0.0)
+                  : count == 2u ? vec3(0.0, 0.0, 1.0)
+                  : vec3(0.0);
+        float alpha = count >= 2u ? 0.5 : 0.0;
+        outColor = premultipliedScale(vec4(tint, 1.0) * alpha, coverage);
+    }
+    if ((flags & LAYER_FLAG_COUNT_FRAGMENTS) != 0u) {
+        outColor = vec4(1.0 / 255.0);
+    }
 }

@@ -2,7 +2,8 @@
 //
 // Input: the pass's instance buffer (set 0, binding 0), gl_InstanceIndex (firstInstance included) and
 // gl_VertexIndex 0...3 (a triangle strip, no vertex buffer).
-// Output: gl_Position = localToClip * (x, y, 0, 1) for the quad corner; the layer-space point and uv,
+// Output: gl_Position = localToClip * (x, y, 0, 1) for the quad corner, its z replaced by params.z * w so
+// the depth is the instance's (0 unless the pass is depth-ordered); the layer-space point and uv,
 // interpolated perspective-correctly (Vulkan's default); the clip-space homogeneous point
 // clipFromLocal * (x, y, 1), divided by z in the fragment shader (a projective map of the plane, so its
 // perspective-correct interpolation is exact); the instance's shading parameters, flat.
@@ -24,6 +25,7 @@ layout(location = 5) flat out vec4 vShapeRadii;
 layout(location = 6) flat out vec4 vParams;
 layout(location = 7) flat out vec4 vClipRect;
 layout(location = 8) flat out vec4 vClipRadii;
+layout(location = 9) flat out vec4 vUVClamp;
 
 void main() {
     LayerInstance instance = instances[gl_InstanceIndex];
@@ -33,6 +35,7 @@ void main() {
     mat4 localToClip = mat4(instance.localToClip[0], instance.localToClip[1],
                             instance.localToClip[2], instance.localToClip[3]);
     gl_Position = localToClip * vec4(p, 0.0, 1.0);
+    gl_Position.z = instance.params.z * gl_Position.w;
     vLocal = p;
     vUV = mix(instance.uv.xy, instance.uv.zw, corner);
     vec3 h = vec3(p, 1.0);
@@ -45,4 +48,5 @@ void main() {
     vParams = instance.params;
     vClipRect = instance.clipRect;
     vClipRadii = instance.clipRadii;
+    vUVClamp = instance.uvClamp;
 }

@@ -8,24 +8,6 @@ func medianMilliseconds(_ samples: [Double]) -> Double {
     return sorted.isEmpty ? 0 : sorted[sorted.count / 2] * 1000
 }
 
-/// Collects commit packets, as a render server would.
-final class PacketSink: CommitReceiver, @unchecked Sendable {
-    private let lock = NSLock()
-    private var packets: [CommitPacket] = []
-    func receive(_ packet: CommitPacket) {
-        lock.lock()
-        packets.append(packet)
-        lock.unlock()
-    }
-    func take() -> [CommitPacket] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = packets
-        packets.removeAll()
-        return taken
-    }
-}
-
 /// Render-thread cost per frame: `layerCount` layers with three running animations each (position,
 /// opacity, rotation), evaluated and turned into a render graph by the `FrameProducer` — everything the
 /// render thread does before the GPU backend. Aim: under 2 ms for 10,000 layers.
@@ -34,8 +16,7 @@ struct AnimatedLayersBenchmark {
     var frames: Int
 
     func run() -> BenchmarkResult {
-        let sink = PacketSink()
-        CommitDistributor.shared.register(sink)
+        let sink = CommitInbox()
         let root = CALayer()
         root.bounds = CGRect(x: 0, y: 0, width: 1280, height: 720)
         root.position = CGPoint(x: 640, y: 360)
@@ -103,8 +84,7 @@ struct CommitCostBenchmark {
     var repetitions: Int
 
     func run() -> BenchmarkResult {
-        let sink = PacketSink()
-        CommitDistributor.shared.register(sink)
+        let sink = CommitInbox()
         let root = CALayer()
         var layers: [CALayer] = []
         for index in 0..<layerCount {

@@ -89,7 +89,8 @@ struct LayerKitBench: ParsableCommand {
             fflush(stdout)
         }
         if !regressions.isEmpty {
-            throw ValidationError("counters above their baselines: \(regressions.joined(separator: ", "))")
+            FileHandle.standardError.write(Data("LayerKitBench: counters above their baselines: \(regressions.joined(separator: ", "))\n".utf8))
+            throw ExitCode(1)
         }
     }
 }

@@ -51,8 +51,7 @@ struct RenderSceneBenchmark {
     }
 
     func run() -> BenchmarkResult {
-        let sink = PacketSink()
-        CommitDistributor.shared.register(sink)
+        let sink = CommitInbox()
         CATransaction.flush()
         _ = sink.take()  // changes made before this scene belong to no tree of ours
 

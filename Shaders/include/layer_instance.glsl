@@ -10,6 +10,9 @@ const uint LAYER_FLAG_TEXTURED = 1u << 0;
 const uint LAYER_FLAG_BORDER = 1u << 1;
 const uint LAYER_FLAG_ANTIALIAS_EDGES = 1u << 2;
 const uint LAYER_FLAG_CLIP = 1u << 3;
+const uint LAYER_FLAG_CLAMP_UV = 1u << 4;
+const uint LAYER_FLAG_COUNT_FRAGMENTS = 1u << 5;
+const uint LAYER_FLAG_OVERDRAW_HEAT_MAP = 1u << 6;
 
 // BEGIN LayerInstance
 struct LayerInstance {
@@ -19,11 +22,11 @@ struct LayerInstance {
     vec4 color;            // premultiplied color (fill, or texel multiplier)
     vec4 shape;            // covered rounded rect in layer space: minX, minY, maxX, maxY
     vec4 shapeRadii;       // corner radii: top-left, top-right, bottom-right, bottom-left (y down)
-    vec4 params;           // x: border width, y: flags (float bits), z, w: unused
+    vec4 params;           // x: border width, y: flags (float bits), z: depth 0..1, w: unused
     vec4 clipFromLocal[3]; // rows of the homography layer space -> clip space: c = H * (x, y, 1)
     vec4 clipRect;         // clip rounded rect in clip space: minX, minY, maxX, maxY
     vec4 clipRadii;        // clip corner radii: top-left, top-right, bottom-right, bottom-left
-    vec4 reserved;         // pads the record to 256 bytes (LayerInstance.stride)
+    vec4 uvClamp;          // with LAYER_FLAG_CLAMP_UV: uv clamped to (minU, minV, maxU, maxV); 256 bytes in all
 };
 // END LayerInstance
 

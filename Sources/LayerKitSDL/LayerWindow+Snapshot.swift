@@ -1,6 +1,10 @@
 import Foundation
 import LayerKitVulkan
 
+// Reading the window's pixels back: for tests, and for looking at what a program draws without a
+// screen grabber. Input: the committed layer tree. Output: a `CGImage` copied from a presented swapchain
+// image by the render thread. Cost: two frames and one drawable-sized copy per call.
+
 extension LayerWindow {
     /// The window's pixels showing everything committed so far: commits the implicit transaction, then
     /// waits (up to `timeout` seconds) for the render thread to present a frame that includes it, and
@@ -11,7 +15,7 @@ extension LayerWindow {
     /// from commits taken before this call, but the frame after it cannot have been.
     ///
     /// - Throws: `LayerWindowError.snapshotUnavailable` when no frame is presented in time (the window is
-    ///   minimized, or the render thread failed — its error is rethrown instead when there is one).
+    ///   minimized) or the swapchain's images cannot be copied; the render thread's error when it failed.
     public func snapshot(timeout: TimeInterval = 5) throws -> CGImage {
         assertOwnerThread()
         CATransaction.flush()
@@ -22,6 +26,9 @@ extension LayerWindow {
             image = executor.waitForCapture(ticket, timeout: timeout)
             if let error = takeRenderError() { throw error }
             guard image != nil else {
+                guard executor.status.supportsCapture else {
+                    throw LayerWindowError.snapshotUnavailable("the window's swapchain images cannot be copied (no TRANSFER_SRC usage)")
+                }
                 throw LayerWindowError.snapshotUnavailable(
                     "no frame was presented within \(timeout) s\(isMinimized ? " (the window is minimized)" : "")")
             }

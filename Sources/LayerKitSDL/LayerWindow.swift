@@ -69,7 +69,7 @@ public final class LayerWindow {
     var isStopRequested = false
     /// The last drawable size sent to the render server.
     var drawableSize: (width: Int, height: Int)
-    /// Whether frames are skipped because the window is minimized or has no pixels.
+    /// Whether the window is minimized (its frames are skipped until it is restored).
     var isMinimized = false
 
     // Render side: released in `deinit` before the SDL window goes.
@@ -111,13 +111,14 @@ public final class LayerWindow {
         var logger = Logger(label: "LayerKit.SDL")
         logger[metadataKey: "subsystem"] = "sdl"
         self.logger = logger
-        let video = try SDLVideo(environment: options.environment)
+        let video = SDLVideo.shared
+        try video.start(environment: options.environment)
         let flags = SDL_WINDOW_VULKAN.rawValue | SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | SDL_WINDOW_SHOWN.rawValue
         let centered = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK)
         guard let handle = SDL_CreateWindow(title, centered, centered, Int32(clamping: width), Int32(clamping: height), flags) else {
             throw LayerWindowError.windowCreationFailed("SDL_CreateWindow (\(video.driverName)): \(sdlErrorMessage())")
         }
-        window = SDLWindowHandle(handle, video: video)
+        window = SDLWindowHandle(handle)
         windowID = SDL_GetWindowID(handle)
 
         // Geometry, in points and pixels.
@@ -214,18 +215,16 @@ public final class LayerWindow {
     }
 }
 
-/// Owns an `SDL_Window` and the video subsystem it needs; destroys the window when released.
+/// Owns an `SDL_Window`; destroys it when released.
 final class SDLWindowHandle {
     let handle: OpaquePointer
-    private let video: SDLVideo
 
-    init(_ handle: OpaquePointer, video: SDLVideo) {
+    init(_ handle: OpaquePointer) {
         self.handle = handle
-        self.video = video
     }
 
     deinit {
-        SDL_DestroyWindow(handle)  // then `video` is released
+        SDL_DestroyWindow(handle)
     }
 }
 

@@ -2,10 +2,10 @@ import Foundation
 
 /// A mouse (or touch-emulated mouse) event in a `LayerWindow`.
 ///
-/// `location` is in the root layer's coordinate space — the window's points mapped through the root
-/// layer's geometry (`rootLayer.convert(_:from: nil)`), so it can go straight to `rootLayer.hitTest(_:)`
-/// (which takes a point in the root's superlayer space: use `windowLocation` there) or to sublayers'
-/// `convert(_:from: rootLayer)`. `windowLocation` is in window points, origin top-left, y down.
+/// `location` is in the root layer's own coordinate space: the window point mapped through the root's
+/// bounds origin, position and transform (`rootLayer.convert(windowLocation, from: nil)`); pass it to a
+/// sublayer's `convert(_:from: rootLayer)`. `windowLocation` is in window points, origin top-left, y down
+/// — the root's superlayer space, which is what `rootLayer.hitTest(_:)` takes, as in Core Animation.
 public struct PointerEvent: Equatable, Sendable {
     /// A mouse button.
     public enum Button: Hashable, Sendable {

@@ -1,15 +1,24 @@
 import CSDL2
 import Foundation
 
-/// SDL's video subsystem, held by each window: started when the first window opens, stopped when the
-/// last one goes (SDL counts `SDL_InitSubSystem` calls).
+/// SDL's video subsystem: started by the first window, then kept until the process exits.
 ///
-/// Input: the environment. Output: a started subsystem, or `LayerWindowError.noDisplay` — without
-/// calling SDL when no display variable is set (`DISPLAY`, `WAYLAND_DISPLAY`, or an explicit
-/// `SDL_VIDEODRIVER`), so a headless machine fails fast and never grabs a console through KMS/DRM.
-/// Closing a window does not quit the application (`SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE` is 0): the
-/// window's close button reaches `onQuit` as a window event, and `SDL_QUIT` (Ctrl-C, SIGTERM) as well.
-final class SDLVideo {
+/// Input: the environment. Output: a started subsystem on a real display, or
+/// `LayerWindowError.noDisplay` — without calling SDL when no display variable is set (`DISPLAY`,
+/// `WAYLAND_DISPLAY`, or an explicit `SDL_VIDEODRIVER`), so a headless machine fails fast and never grabs
+/// a console through KMS/DRM; and when SDL could only start its `offscreen` or `dummy` driver (which
+/// cannot show a Vulkan window) without being asked to.
+/// Kept running because restarting it is unreliable: SDL 2.26 unloads and reloads Xlib on every
+/// restart, and a window opened right after the last one closed then fails one time in ten or so with
+/// "x11 not available". Closing a window does not quit the application
+/// (`SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE` is 0): the close button reaches `onQuit` as a window event, and
+/// `SDL_QUIT` (Ctrl-C, SIGTERM) as well. Cost: once per process.
+final class SDLVideo: @unchecked Sendable {
+    static let shared = SDLVideo()
+
+    private let lock = NSLock()
+    private var started = false
+
     /// Why no display can be opened with this environment, or nil when one may be.
     static func missingDisplayReason(environment: [String: String]) -> String? {
         let names = ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"]
@@ -18,18 +27,26 @@ final class SDLVideo {
             + "xvfb-run, or render headless with CARenderer)"
     }
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// Starts the subsystem unless it runs already.
+    func start(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let reason = Self.missingDisplayReason(environment: environment) {
             throw LayerWindowError.noDisplay(reason)
         }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !started else { return }
         SDL_SetHint(SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE, "0")
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
             throw LayerWindowError.noDisplay("SDL_Init(SDL_INIT_VIDEO) failed: \(sdlErrorMessage())")
         }
-    }
-
-    deinit {
-        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+        let driver = driverName
+        if ["offscreen", "dummy"].contains(driver), (environment["SDL_VIDEODRIVER"] ?? "").isEmpty {
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw LayerWindowError.noDisplay(
+                "SDL could open no display (DISPLAY=\(environment["DISPLAY"] ?? "") WAYLAND_DISPLAY=\(environment["WAYLAND_DISPLAY"] ?? "")) "
+                    + "and fell back to its \(driver) driver, which cannot show a Vulkan window")
+        }
+        started = true
     }
 
     /// The video driver SDL chose ("x11", "wayland").

@@ -15,15 +15,13 @@ import Logging
 /// received since the last frame to its render tree. The target is 8-bit RGBA, premultiplied alpha,
 /// composited in gamma-encoded sRGB as Core Animation composites. `bounds` (in points) is the region of
 /// the root layer's superlayer space rendered; `scale` pixels per point.
-public final class CARenderer: CommitReceiver, @unchecked Sendable {
+public final class CARenderer: @unchecked Sendable {
     /// The root of the layer tree to render.
     public var layer: CALayer? {
         didSet {
             guard layer !== oldValue else { return }
             CATransaction.flush()
-            lock.lock()
-            pending.removeAll()
-            lock.unlock()
+            _ = inbox.take()
             producer.reset(root: layer?.layerID, snapshot: layer.map { CommitPacket.snapshot(of: $0) })
         }
     }
@@ -42,15 +40,35 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
     /// The color the target is cleared to before each frame (straight RGBA). Default transparent.
     public var clearColor: CGColor = .clear
 
-    /// What the last `render()` did.
-    public private(set) var lastFrameStatistics = FrameStatistics()
+    /// What the last `render()` did (`FrameStatistics`). Reading it after a render waits for the GPU to
+    /// finish that frame (as `snapshot()` does) to add what the GPU measured: fragments shaded, overdraw
+    /// and GPU time ("n/a" where the device cannot measure them).
+    public var lastFrameStatistics: FrameStatistics {
+        if awaitingGPUResults, let results = try? renderer.lastFrameGPUResults() {
+            statistics.fragmentsShaded = results.fragments
+            statistics.gpuTime = results.seconds
+        }
+        awaitingGPUResults = false
+        return statistics
+    }
+
+    /// Debug views and switches (`DebugOptions`), from the next `render()` on. Starts from `LK_DEBUG`.
+    public var debugOptions: DebugOptions {
+        get { producer.debugOptions }
+        set { producer.debugOptions = newValue }
+    }
+
+    private var statistics = FrameStatistics()
+    /// Whether `statistics` still lacks the GPU's results for the last frame.
+    private var awaitingGPUResults = false
+    /// Prints statistics each second when `LK_STATS` asks.
+    private let statisticsReporter = StatisticsReporter.fromEnvironment()
 
     private let context: VulkanContext
     private let renderer: HeadlessRenderer
     private var producer: FrameProducer
     private var frameTime: CFTimeInterval?
-    private let lock = NSLock()
-    private var pending: [CommitPacket] = []
+    private let inbox = CommitInbox()
 
     /// Creates a renderer for a `width`×`height`-pixel target at `scale` pixels per point.
     ///
@@ -69,24 +87,18 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
         var builder = RenderGraphBuilder(targetWidth: width, targetHeight: height, viewport: bounds, scale: scale)
         builder.maxSurfaceSize = renderer.maxSurfaceSize
         producer = FrameProducer(builder: builder)
-        CommitDistributor.shared.register(self)
-    }
-
-    package func receive(_ packet: CommitPacket) {
-        lock.lock()
-        pending.append(packet)
-        lock.unlock()
+        // The headless target has a depth attachment, and small images share atlas pages.
+        producer.compiler.depthTesting = true
+        producer.compiler.maxTextureSize = renderer.maxTextureSize
+        producer.compiler.atlas = ImageAtlas()
     }
 
     /// Begins a frame at `t` (seconds, `CACurrentMediaTime()`'s clock): commits the implicit transaction
     /// and applies what was committed since the last frame. Animations are evaluated at `t`.
     public func beginFrame(atTime t: CFTimeInterval) {
+        LayerDisplay.redrawAnimatingLayers(at: t)
         CATransaction.flush()
-        lock.lock()
-        let packets = pending
-        pending.removeAll()
-        lock.unlock()
-        for packet in packets { producer.apply(packet) }
+        for packet in inbox.take() { producer.apply(packet) }
         frameTime = t
     }
 
@@ -109,10 +121,7 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
     /// When the next frame needs rendering: now while something animates or changes are waiting,
     /// `.infinity` when nothing would change.
     public func nextFrameTime() -> CFTimeInterval {
-        lock.lock()
-        let waiting = !pending.isEmpty
-        lock.unlock()
-        return producer.needsFrame || waiting || LayerChangeLog.shared.pendingLayerCount > 0 ? CACurrentMediaTime() : .infinity
+        return producer.needsFrame || !inbox.isEmpty || LayerChangeLog.shared.pendingLayerCount > 0 ? CACurrentMediaTime() : .infinity
     }
 
     /// The last rendered frame, read back: premultiplied RGBA8, `pixelWidth`×`pixelHeight`.
@@ -129,6 +138,13 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
     /// Device memory blocks the renderer's context holds (growth checks).
     package var memoryBlockCount: Int { renderer.memoryBlockCount }
 
+    /// The largest image side drawn as one texture; larger images are drawn in tiles (`ImageTiling`).
+    /// The device's `maxImageDimension2D` unless a test lowers it.
+    package var maxTextureSize: Int {
+        get { producer.compiler.maxTextureSize }
+        set { producer.compiler.maxTextureSize = newValue }
+    }
+
     /// The render graph of the last `render()`, printable (`description`).
     package private(set) var lastGraph: RenderGraph?
 
@@ -138,25 +154,17 @@ public final class CARenderer: CommitReceiver, @unchecked Sendable {
         let (graph, events) = producer.produceFrame(at: frameTime ?? CACurrentMediaTime())
         AnimationCallbacks.shared.post(events)
         lastGraph = graph
+        // The previous frame is complete by now or soon: report it, GPU results included.
+        if let statisticsReporter, let unreported = unreportedGraph {
+            statisticsReporter.record(lastFrameStatistics, graph: statisticsReporter.includesGraph ? unreported : nil)
+            unreportedGraph = nil
+        }
         let counters = try renderer.render(graph, readback: true)
-        lastFrameStatistics = FrameStatistics(
-            layerQuads: graph.passes.reduce(0) { $0 + $1.items.count }, drawCalls: counters.drawCalls,
-            instances: counters.instances, passes: counters.passes, imagesUploaded: counters.imagesUploaded,
-            bytesUploaded: counters.bytesUploaded, offscreenReasons: counters.offscreenReasons)
+        statistics = graph.statistics.adding(counters)
+        awaitingGPUResults = true
+        if statisticsReporter != nil { unreportedGraph = graph }
     }
-}
 
-/// What one frame did: plain named counters.
-public struct FrameStatistics: Equatable, Sendable {
-    /// Quads in the draw lists (backgrounds, contents pieces, borders).
-    public var layerQuads = 0
-    public var drawCalls = 0
-    public var instances = 0
-    public var passes = 0
-    public var imagesUploaded = 0
-    public var bytesUploaded = 0
-    /// Why each offscreen pass exists, in execution order (DESIGN.md §4).
-    public var offscreenReasons: [OffscreenReason] = []
-    /// Passes into offscreen surfaces (`passes` counts them too).
-    public var offscreenPasses: Int { offscreenReasons.count }
+    /// The last frame's graph while `LK_STATS` has not reported the frame yet.
+    private var unreportedGraph: RenderGraph?
 }

@@ -2,3 +2,5 @@
 //
 // Does NOT: decide what to draw (LayerKitRender does), or touch the model tree.
 @_exported import LayerKit
+// `CARenderer.lastFrameStatistics` and `debugOptions` are LayerKitRender's `FrameStatistics` and `DebugOptions`.
+@_exported import LayerKitRender

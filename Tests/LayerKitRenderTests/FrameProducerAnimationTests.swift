@@ -328,7 +328,7 @@ final class FrameProducerAnimationTests: XCTestCase {
 final class AnimationHarness {
     let root = CALayer()
     let box = CALayer()
-    let receiver = PacketQueue()
+    let receiver = CommitInbox()
     var producer: FrameProducer
 
     /// `configure` runs before the first commit (e.g. to set layer timing).
@@ -343,10 +343,12 @@ final class AnimationHarness {
         root.addSublayer(box)
         configure(root, box)
         CATransaction.flush()
+        // Culling off: these tests read the box's item even where an animation takes it off the target.
         producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: 100, targetHeight: 100,
-                                                             viewport: CGRect(x: 0, y: 0, width: 100, height: 100), scale: 1))
+                                                             viewport: CGRect(x: 0, y: 0, width: 100, height: 100), scale: 1),
+                                 debugOptions: .disableCulling)
         producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
-        CommitDistributor.shared.register(receiver)
+        _ = receiver.take()  // what was committed before the snapshot is in it already
     }
 
     /// Commits the implicit transaction and applies every packet received since the last apply.
@@ -381,26 +383,6 @@ final class AnimationHarness {
     func boxOrigin(at time: Double) -> CGPoint? {
         guard let origin = boxItem(at: time)?.instance.localToClip.3 else { return nil }
         return CGPoint(x: CGFloat((origin.x + 1) * 50), y: CGFloat((origin.y + 1) * 50))
-    }
-}
-
-/// Collects distributed commit packets until taken.
-final class PacketQueue: CommitReceiver, @unchecked Sendable {
-    private let lock = NSLock()
-    private var packets: [CommitPacket] = []
-
-    func receive(_ packet: CommitPacket) {
-        lock.lock()
-        packets.append(packet)
-        lock.unlock()
-    }
-
-    func take() -> [CommitPacket] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = packets
-        packets.removeAll()
-        return taken
     }
 }
 

@@ -102,6 +102,37 @@ final class LayerWindowTests: LayerWindowTestCase {
         XCTAssertGreaterThanOrEqual(window.lastFrameStatistics.drawCalls, 1)
     }
 
+    func testOffscreenPassesCompositeIntoTheSwapchainImage() throws {
+        let window = try makeWindow(width: 100, height: 60)
+        window.rootLayer.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+        // Group opacity over overlapping children needs an offscreen pass (DESIGN.md §4): where they
+        // overlap, only the top child shows, at half opacity over white.
+        let group = CALayer()
+        group.frame = CGRect(x: 0, y: 0, width: 100, height: 60)
+        group.opacity = 0.5
+        let red = CALayer()
+        red.frame = CGRect(x: 10, y: 10, width: 40, height: 40)
+        red.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        let blue = CALayer()
+        blue.frame = CGRect(x: 30, y: 10, width: 40, height: 40)
+        blue.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+        group.addSublayer(red)
+        group.addSublayer(blue)
+        window.rootLayer.addSublayer(group)
+        let image = try window.snapshot()
+
+        func assertClose(_ actual: RGB, _ expected: RGB, _ what: String, line: UInt = #line) {
+            let close = abs(Int(actual.r) - Int(expected.r)) <= 1 && abs(Int(actual.g) - Int(expected.g)) <= 1
+                && abs(Int(actual.b) - Int(expected.b)) <= 1
+            XCTAssertTrue(close, "\(what): \(actual), expected \(expected)", line: line)
+        }
+        assertClose(image.rgb(20, 30), RGB(1, 0.5, 0.5), "red alone at half opacity over white")
+        assertClose(image.rgb(40, 30), RGB(0.5, 0.5, 1), "the overlap: blue only, at half opacity")
+        assertClose(image.rgb(60, 30), RGB(0.5, 0.5, 1), "blue alone")
+        XCTAssertEqual(image.rgb(5, 5), RGB(1, 1, 1))
+        XCTAssertEqual(window.lastFrameStatistics.offscreenPasses, 1)
+    }
+
     func testTransparentAreasShowBlack() throws {
         let window = try makeWindow(width: 64, height: 48)
         let image = try window.snapshot()

@@ -21,6 +21,9 @@ import Foundation
 //           unrounded glyph positions, so a string measures the same under any ctm.
 //   Cost:   one Pango layout per drawing pass (shadows and unbounded blend modes draw more than one).
 //
+//   Layout: `drawText(_:in:style:)` (package, for CATextLayer) lays out runs of fonts, sizes and colors in
+//           a rectangle with Pango: wrapping at the width, alignment, justification and ellipsizing.
+//
 // Does NOT: offer Core Text (CTFont, CTLine, attributed strings), glyph-level calls (`showGlyphs`), text
 // drawing modes other than fill, or CGFont's glyph tables.
 
@@ -122,6 +125,99 @@ extension CGContext {
     }
 }
 
+// MARK: - Laid-out text (CATextLayer)
+
+/// A run of text in one font, size and color, for `CGContext.drawText(_:in:style:)`.
+package struct TextRun {
+    package var text: String
+    package var font: CGFont
+    package var size: CGFloat
+    package var color: CGColor
+
+    package init(text: String, font: CGFont, size: CGFloat, color: CGColor) {
+        self.text = text
+        self.font = font
+        self.size = size
+        self.color = color
+    }
+}
+
+/// How text is laid out in a rectangle: Core Animation's text-layer options, as Pango does them.
+package struct TextLayoutStyle {
+    package enum Alignment { case left, center, right, justified }
+    package enum Truncation { case none, start, middle, end }
+
+    package var alignment: Alignment = .left
+    /// Lines break at the rectangle's width (words, then characters); otherwise only at newlines.
+    package var isWrapped = false
+    /// Text that does not fit is cut with an ellipsis here: each unwrapped line at the width, or the last
+    /// line that fits the height when wrapped.
+    package var truncation: Truncation = .none
+
+    package init(alignment: Alignment = .left, isWrapped: Bool = false, truncation: Truncation = .none) {
+        self.alignment = alignment
+        self.isWrapped = isWrapped
+        self.truncation = truncation
+    }
+}
+
+/// What laying out text produced.
+package struct TextLayoutMetrics: Equatable {
+    /// The laid-out text's logical size (widest line × the lines' height), in user-space units.
+    package var size: CGSize
+    package var lineCount: Int
+    /// Whether an ellipsis replaced text that did not fit.
+    package var isEllipsized: Bool
+}
+
+extension CGContext {
+    /// Lays out `runs` in `rect` with Pango and draws them (a LayerKit addition for text layers).
+    ///
+    /// The first line's top is `rect.minY`; user space must be y-down (a layer-drawing context, see
+    /// `flipForLayerDrawing()`), where glyphs come out upright. Lines are aligned within `rect.width`
+    /// (unwrapped lines too: the block is placed as its alignment says); wrapping and truncation follow
+    /// `style`. Nothing outside the context's clip is drawn; text below `rect` is not cut unless
+    /// truncated. Runs of different colors are colored by Pango; otherwise the runs' color is the paint,
+    /// so shadows take their own color. Empty text draws nothing.
+    @discardableResult
+    package func drawText(_ runs: [TextRun], in rect: CGRect, style: TextLayoutStyle) -> TextLayoutMetrics {
+        let operation = "drawText(_:in:style:)"
+        let empty = TextLayoutMetrics(size: .zero, lineCount: 0, isEllipsized: false)
+        guard rect.isFiniteGeometry, runs.allSatisfy({ $0.size.isFinite && $0.size >= 0 }) else {
+            refuse(operation, "non-finite rectangle or font size")
+            return empty
+        }
+        let runs = runs.filter { !$0.text.isEmpty && $0.size > 0 }
+        guard let first = runs.first, CairoSurface.isInvertible(userToPixels) else { return empty }
+        let toPixels = userToPixels
+        let oneColor = runs.allSatisfy { $0.color == first.color }
+        var metrics = empty
+        composite(.color(first.color)) { surface, _ in
+            surface.save()
+            surface.setMatrix(toPixels)
+            let (layout, placed) = PangoText.makeLayout(on: surface.cairoContext, runs: runs, in: rect, style: style, colored: !oneColor)
+            metrics = placed.metrics
+            surface.move(to: CGPoint(x: rect.minX + placed.offsetX, y: rect.minY))
+            pango_cairo_show_layout(surface.cairoContext, layout)
+            g_object_unref(UnsafeMutableRawPointer(layout))
+            surface.restore()
+        }
+        didDraw(operation)
+        return metrics
+    }
+
+    /// What `drawText(_:in:style:)` would lay out, without drawing.
+    package static func measureText(_ runs: [TextRun], in rect: CGRect, style: TextLayoutStyle) -> TextLayoutMetrics {
+        let runs = runs.filter { !$0.text.isEmpty && $0.size > 0 && $0.size.isFinite }
+        guard !runs.isEmpty, rect.isFiniteGeometry, let scratch = CairoSurface(width: 1, height: 1) else {
+            return TextLayoutMetrics(size: .zero, lineCount: 0, isEllipsized: false)
+        }
+        let (layout, placed) = PangoText.makeLayout(on: scratch.cairoContext, runs: runs, in: rect, style: style, colored: false)
+        g_object_unref(UnsafeMutableRawPointer(layout))
+        return placed.metrics
+    }
+}
+
 /// Pango layouts for CGContext text.
 private enum PangoText {
     /// A layout of `string` in `font` at absolute `size`, unhinted, for drawing on `cr` (a `cairo_t`).
@@ -140,6 +236,79 @@ private enum PangoText {
         pango_font_description_free(description)
         pango_layout_set_text(layout, string, -1)
         return layout
+    }
+
+    /// A layout of `runs` (each its own font and size, and with `colored` its own color) in `rect` as
+    /// `style` says, and where it goes: `offsetX` from `rect.minX` (alignment of unwrapped text, which
+    /// Pango aligns only against its own widest line). The caller unrefs it.
+    static func makeLayout(on cr: OpaquePointer, runs: [TextRun], in rect: CGRect, style: TextLayoutStyle,
+                           colored: Bool) -> (OpaquePointer, (offsetX: CGFloat, metrics: TextLayoutMetrics)) {
+        let text = runs.map(\.text).joined()
+        let layout = makeLayout(on: cr, string: text, font: runs[0].font, size: runs[0].size)
+        let attributes = pango_attr_list_new()
+        var start = 0
+        for run in runs {
+            let end = start + run.text.utf8.count
+            func insert(_ attribute: UnsafeMutablePointer<PangoAttribute>?) {
+                guard let attribute else { return }
+                attribute.pointee.start_index = UInt32(start)
+                attribute.pointee.end_index = UInt32(end)
+                pango_attr_list_insert(attributes, attribute)
+            }
+            let description = pango_font_description_from_string(run.font.pangoDescription)
+            pango_font_description_set_absolute_size(description, Double(run.size) * Double(PANGO_SCALE))
+            insert(pango_attr_font_desc_new(description))
+            pango_font_description_free(description)
+            if colored {
+                let c = run.color.rgba
+                func channel(_ v: CGFloat) -> UInt16 { UInt16((min(max(v, 0), 1) * 65535).rounded()) }
+                insert(pango_attr_foreground_new(channel(c.r), channel(c.g), channel(c.b)))
+                insert(pango_attr_foreground_alpha_new(channel(c.a)))
+            }
+            start = end
+        }
+        pango_layout_set_attributes(layout, attributes)
+        pango_attr_list_unref(attributes)
+
+        let width = max(rect.width, 0)
+        let bounded = style.isWrapped || style.truncation != .none
+        if bounded {
+            pango_layout_set_width(layout, Int32(min(width * CGFloat(PANGO_SCALE), CGFloat(Int32.max))))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        }
+        switch style.truncation {
+        case .none: break
+        case .start: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_START)
+        case .middle: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_MIDDLE)
+        case .end: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        }
+        if style.truncation != .none && style.isWrapped {
+            // A positive height: as many lines as fit, the last one ellipsized.
+            pango_layout_set_height(layout, Int32(min(max(rect.height, 0) * CGFloat(PANGO_SCALE), CGFloat(Int32.max))))
+        }
+        switch style.alignment {
+        case .left: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case .right: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        case .justified:
+            pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+            pango_layout_set_justify(layout, 1)
+        }
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        let scale = CGFloat(PANGO_SCALE)
+        let size = CGSize(width: CGFloat(logical.width) / scale, height: CGFloat(logical.height) / scale)
+        var offsetX: CGFloat = 0
+        if !bounded {
+            switch style.alignment {
+            case .center: offsetX = (width - size.width) / 2
+            case .right: offsetX = width - size.width
+            default: break
+            }
+        }
+        let metrics = TextLayoutMetrics(size: size, lineCount: Int(pango_layout_get_line_count(layout)),
+                                        isEllipsized: pango_layout_is_ellipsized(layout) != 0)
+        return (layout, (offsetX, metrics))
     }
 }
 

@@ -96,7 +96,7 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case let .unknownConstraintSource(layer, source):
             "\(layer): constraint source '\(source)' is neither \"superlayer\" nor the name of a sibling; the constraint is ignored"
         case let .layoutDidNotSettle(layers, rounds):
-            "layout did not settle after \(rounds) rounds: \(layers.joined(separator: \", \")) still need layout and wait for the next commit"
+            "layout did not settle after \(rounds) rounds: \(layers.joined(separator: ", ")) still need layout and wait for the next commit"
         }
     }
 }

@@ -58,7 +58,9 @@ extension CALayer {
     /// Core Animation's implicit animation: a basic animation of the property from its presentation
     /// value, with the transaction's duration and timing function.
     private func builtInAction(forKey event: String) -> CAAction? {
-        guard let property = LayerPropertyKey(key: event), property.isAnimatable, property != .sublayers else { return nil }
+        let animatable = LayerPropertyKey(key: event).map { $0.isAnimatable && $0 != .sublayers }
+            ?? (type(of: self) as? DeclaredLayerProperties.Type)?.implicitlyAnimatedKeys.contains(event) ?? false
+        guard animatable else { return nil }
         let animation = CABasicAnimation(keyPath: event)
         animation.fromValue = presentationValue(forKey: event)
         animation.duration = CATransaction.animationDuration()

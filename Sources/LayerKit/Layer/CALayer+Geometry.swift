@@ -15,7 +15,9 @@ extension CALayer {
         get { storedBounds }
         set {
             guard acceptsGeometry(newValue, keyPath: "bounds") else { return }
+            let oldSize = storedBounds.size
             change(.bounds) { storedBounds = newValue }
+            if newValue.size != oldSize { boundsSizeDidChange(from: oldSize) }
         }
     }
 
@@ -162,8 +164,14 @@ extension CALayer {
         transform = CATransform3DMakeAffineTransform(m)
     }
 
-    /// `preferredFrameSize()`'s behaviour: the size of the bounds through the transform.
+    /// `preferredFrameSize()`'s behaviour: the layout manager's `preferredSize(of:)`, or without one the
+    /// size of the bounds through the transform.
     package func defaultPreferredFrameSize() -> CGSize {
+        layoutManager?.preferredSize(of: self) ?? transformedBoundsSize
+    }
+
+    /// The size of the bounds through the transform, in the superlayer.
+    package var transformedBoundsSize: CGSize {
         storedBounds.applying(transformToSuperlayer).size
     }
 }

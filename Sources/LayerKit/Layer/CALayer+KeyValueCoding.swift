@@ -23,7 +23,10 @@ extension CALayer {
         if let property = LayerPropertyKey(key: key) { return builtinValue(property) }
         // `frame` is derived, not stored, but key-value coding reaches it as Core Animation's does.
         if key == "frame" { return frame }
-        return storage[.custom(key)] ?? type(of: self).defaultValue(forKey: key)
+        // A subclass property set to nil is stored as an empty optional, so it does not fall back to a
+        // non-nil default (a shape layer's `fillColor = nil` stays nil).
+        if let stored = storage[.custom(key)] { return isNilValue(stored) ? nil : stored }
+        return type(of: self).defaultValue(forKey: key)
     }
 
     /// Sets the property named `key`. A value of the wrong type for a built-in property is refused with
@@ -42,7 +45,7 @@ extension CALayer {
         }
         if let value, !acceptsGeometry(value, keyPath: key) { return }
         let action = actionForChange(of: key)
-        storage[.custom(key)] = value
+        storage[.custom(key)] = value ?? (type(of: self).defaultValue(forKey: key) == nil ? nil : Optional<Any>.none as Any)
         didChangeCustomProperty(key)
         action?.run(forKey: key, object: self, arguments: nil)
     }

@@ -31,8 +31,9 @@ open class CALayer {
     package unowned(unsafe) var storedSuperlayer: CALayer?
     package var storedSublayers: [CALayer] = []
 
-    /// Properties changed since the last commit (see `LayerChangeLog`), plus two sticky state bits
-    /// (`hasBeenCommitted`, `isPresentationCopy`) kept here so a layer stays within its memory budget.
+    /// Properties changed since the last commit (see `LayerChangeLog`), plus three sticky state bits
+    /// (`hasBeenCommitted`, `isPresentationCopy`, `needsLayout`) kept here so a layer stays within its
+    /// memory budget.
     package var pendingChanges = LayerPropertySet()
 
     /// Creates a layer with every property at its default.
@@ -121,6 +122,45 @@ open class CALayer {
         nil
     }
 
+    /// Reloads the layer's contents (see `CALayer+Display.swift`). The commit calls it for layers marked
+    /// with `setNeedsDisplay()`. Default: the delegate's `display(_:)`, whose own default makes a backing
+    /// store of bounds × `contentsScale` pixels, draws it with `draw(in:)` and sets it as `contents`.
+    /// Override to set `contents` yourself.
+    open func display() {
+        defaultDisplay()
+    }
+
+    /// Draws the layer's content into `ctx`, whose user space is the layer's bounds space (y down, one
+    /// unit per point). Default: the delegate's `draw(_:in:)`; draws nothing without one.
+    open func draw(in ctx: CGContext) {
+        delegate?.draw(self, in: ctx)
+    }
+
+    /// Whether a change of the property `key` needs the contents redrawn, and whether an animation of it
+    /// redraws every frame with presentation values. Default false; override for the custom properties
+    /// `draw(in:)` reads.
+    open class func needsDisplay(forKey key: String) -> Bool {
+        false
+    }
+
+    /// Lays out the sublayers; runs when the layer needs layout, at the commit or `layoutIfNeeded()`
+    /// (see `CALayer+Layout.swift`). Default: the delegate's `layoutSublayers(of:)`, else the layout
+    /// manager's. Override to set your sublayers' frames.
+    open func layoutSublayers() {
+        defaultLayoutSublayers()
+    }
+
+    /// The superlayer's bounds size changed from `size`: applies `autoresizingMask` to the frame.
+    open func resize(withOldSuperlayerSize size: CGSize) {
+        defaultResize(withOldSuperlayerSize: size)
+    }
+
+    /// The bounds size changed from `size` and a sublayer autoresizes: calls
+    /// `resize(withOldSuperlayerSize:)` on each sublayer.
+    open func resizeSublayers(withOldSize size: CGSize) {
+        defaultResizeSublayers(withOldSize: size)
+    }
+
     /// A short name for diagnostics: the layer's `name`, or its class and identity.
     package var diagnosticName: String {
         if let name { return "'\(name)'" }
@@ -187,6 +227,7 @@ extension CALayer {
     /// Records that `key` changed, for the next commit. Presentation copies record nothing.
     package func didChange(_ key: LayerPropertyKey) {
         guard !pendingChanges.contains(.isPresentationCopy) else { return }
+        if key == .bounds || type(of: self) != CALayer.self { observeChangeForDisplay(key) }
         let wasClean = !pendingChanges.hasChanges
         pendingChanges.insert(key)
         if wasClean { LayerChangeLog.shared.markDirty(self) }
@@ -195,6 +236,7 @@ extension CALayer {
     /// Records that a subclass-declared property changed.
     package func didChangeCustomProperty(_ key: String) {
         guard !pendingChanges.contains(.isPresentationCopy) else { return }
+        if type(of: self).needsDisplay(forKey: key) { setNeedsDisplay() }
         let wasClean = !pendingChanges.hasChanges
         pendingChanges.formUnion(.customProperties)
         LayerChangeLog.shared.recordCustomChange(self, key: key, markDirty: wasClean)
@@ -281,8 +323,10 @@ extension LayerPropertySet {
     package static let hasBeenCommitted = LayerPropertySet(rawValue: 1 << 62)
     /// Sticky: the layer is a presentation copy.
     package static let isPresentationCopy = LayerPropertySet(rawValue: 1 << 61)
+    /// Sticky: the layer needs layout (it is queued in `LayoutQueue`).
+    package static let needsLayout = LayerPropertySet(rawValue: 1 << 60)
     /// The sticky state bits, which are not changes.
-    package static let stickyState: LayerPropertySet = [.hasBeenCommitted, .isPresentationCopy]
+    package static let stickyState: LayerPropertySet = [.hasBeenCommitted, .isPresentationCopy, .needsLayout]
 
     /// Whether any property (not just state) is pending.
     package var hasChanges: Bool { !subtracting(.stickyState).isEmpty }

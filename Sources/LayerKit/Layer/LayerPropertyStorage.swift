@@ -14,6 +14,12 @@ package struct LayerPropertyStorage {
         case maskOwner
         /// On a presentation copy: the model layer it was made from.
         case modelLayer
+        /// The layer's drawing state: whether it needs display, and the backing store it drew
+        /// (`CALayer+Display.swift`).
+        case display
+        /// A layout property (`layoutManager`, `constraints`, `autoresizingMask`): neither animated nor
+        /// sent to the renderer, so not recorded for the commit.
+        case layout(LayoutStorageKey)
     }
 
     private var slots: [(key: Key, value: Any)] = []

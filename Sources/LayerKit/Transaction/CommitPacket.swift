@@ -24,8 +24,10 @@ package struct CommitPacket: Sendable {
                                           LayerPropertySet(.backgroundColor), LayerPropertySet(.contents),
                                           LayerPropertySet(.sublayers)]
             for case .builtin(let key) in layer.storage.keys { keys.insert(key) }
+            var customKeys: [String] = []
+            for case .custom(let key) in layer.storage.keys { customKeys.append(key) }
             layer.pendingChanges.formUnion(.hasBeenCommitted)
-            changes.append(LayerStateChange(layer: layer, properties: keys))
+            changes.append(LayerStateChange(layer: layer, properties: keys, customKeys: customKeys, complete: true))
             stack.append(contentsOf: layer.storedSublayers)
             if let mask = layer.value(of: .mask) as CALayer? { stack.append(mask) }
         }
@@ -42,16 +44,20 @@ package struct CommitPacket: Sendable {
 package struct LayerStateChange: Sendable {
     package let layer: LayerID
     package let values: [(key: LayerPropertyKey, value: LayerPropertyValue)]
+    /// Subclass-declared properties that changed (`CommittedCustomValues`): nil for a property now nil.
+    package let customValues: [(key: String, value: AnimatableValue?)]
 
     init(_ change: LayerChange) {
-        self.init(layer: change.layer, properties: change.properties)
+        self.init(layer: change.layer, properties: change.properties, customKeys: change.customKeys)
     }
 
-    init(layer: CALayer, properties: LayerPropertySet) {
+    /// With `complete`, every declared property of the layer's class is included (a snapshot).
+    init(layer: CALayer, properties: LayerPropertySet, customKeys: [String] = [], complete: Bool = false) {
         self.layer = layer.layerID
         values = properties.keys.compactMap { key in
             LayerPropertyValue(of: layer, key).map { (key, $0) }
         }
+        customValues = CommittedCustomValues.values(of: layer, changedKeys: customKeys, complete: complete)
     }
 }
 

@@ -55,7 +55,7 @@ package final class LayerChangeLog: @unchecked Sendable {
         lock.unlock()
         return layers.map { layer in
             let change = LayerChange(layer: layer, properties: layer.pendingChanges.changes, customKeys: custom[ObjectIdentifier(layer)] ?? [])
-            layer.pendingChanges = .hasBeenCommitted
+            layer.pendingChanges = layer.pendingChanges.intersection(.stickyState).union(.hasBeenCommitted)
             return change
         }
     }

@@ -140,6 +140,8 @@ package final class TransactionContext: @unchecked Sendable {
     // MARK: The commit
 
     private func send() {
+        LayoutQueue.shared.layOutPending()
+        LayerDisplay.displayPendingLayers()
         let packet = CommitPacket.collect()
         guard !packet.isEmpty else { return }
         CommitDistributor.shared.distribute(packet)

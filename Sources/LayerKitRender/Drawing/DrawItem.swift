@@ -9,16 +9,24 @@ package enum TextureFilter: Hashable, Sendable {
     case trilinear
 }
 
-/// What a textured draw samples: a `CGImage` (uploaded once per image object) or the surface an earlier
-/// pass of the same graph rendered (`RenderTarget.offscreen`).
+/// What a textured draw samples: a `CGImage` (uploaded once per image object), one tile of an image too
+/// large for a single texture (`ImageTiling`), a page of the image atlas (`ImageAtlas`), or the surface an
+/// earlier pass of the same graph rendered (`RenderTarget.offscreen`).
 package enum TextureSource: Hashable, Sendable {
     case image(CGImage)
+    /// The texels `region` of `image` (pixels, top row 0), uploaded as a texture of their own; uv 0…1
+    /// spans the region.
+    case imageTile(CGImage, region: PixelRect)
     case surface(SurfaceID)
+    /// An atlas page; uv 0…1 spans the page (`ImageAtlas.pageSize` texels a side).
+    case atlas(AtlasPageID)
 
     package static func == (lhs: TextureSource, rhs: TextureSource) -> Bool {
         switch (lhs, rhs) {
         case let (.image(a), .image(b)): a === b
+        case let (.imageTile(a, ra), .imageTile(b, rb)): a === b && ra == rb
         case let (.surface(a), .surface(b)): a == b
+        case let (.atlas(a), .atlas(b)): a == b
         default: false
         }
     }
@@ -31,6 +39,13 @@ package enum TextureSource: Hashable, Sendable {
         case let .surface(surface):
             hasher.combine(1)
             hasher.combine(surface)
+        case let .imageTile(image, region):
+            hasher.combine(2)
+            hasher.combine(ObjectIdentifier(image))
+            hasher.combine(region)
+        case let .atlas(page):
+            hasher.combine(3)
+            hasher.combine(page)
         }
     }
 }
@@ -72,6 +87,18 @@ package struct TextureBinding: Hashable, Sendable {
         if case let .surface(surface) = source { return surface }
         return nil
     }
+
+    /// The image and region sampled, if the source is an image tile.
+    package var imageTile: (image: CGImage, region: PixelRect)? {
+        if case let .imageTile(image, region) = source { return (image, region) }
+        return nil
+    }
+
+    /// The atlas page sampled, if the source is one.
+    package var atlasPage: AtlasPageID? {
+        if case let .atlas(page) = source { return page }
+        return nil
+    }
 }
 
 /// How a draw's premultiplied output `src` combines with the target's `dst`.
@@ -81,6 +108,8 @@ package enum BlendMode: Hashable, Sendable {
     /// Porter-Duff destination-in: `dst = dst * src.a`. Applies a mask: drawn over a surface holding the
     /// masked content, with the mask's surface as `src`, it leaves content × mask alpha.
     case destinationIn
+    /// `dst = src + dst`. Debug only: counts fragments into a surface (`DebugOptions.overdraw`).
+    case additive
 }
 
 /// One thing to draw in a pass: a quad instance, what it samples when textured, and how it blends.
@@ -88,10 +117,15 @@ package struct DrawItem: Equatable, Sendable {
     package var instance: LayerInstance
     package var texture: TextureBinding?
     package var blend: BlendMode
+    /// The layer the item draws (its background, contents, border, or the composite of its surface);
+    /// nil for items no layer owns (debug overlays). Statistics count layers by it; `flashUpdates`
+    /// finds the items of updated layers by it.
+    package var layer: LayerID?
 
-    package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver) {
+    package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver, layer: LayerID? = nil) {
         self.instance = instance
         self.texture = texture
         self.blend = blend
+        self.layer = layer
     }
 }

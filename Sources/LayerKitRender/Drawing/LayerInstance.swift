@@ -21,7 +21,7 @@ package struct LayerInstance: Equatable, Sendable {
     /// Corner radii of `shape`: (top-left, top-right, bottom-right, bottom-left), y down.
     package var shapeRadii: SIMD4<Float>
     /// x: border width (only with `Flags.border`: covers the ring `shape` minus `shape` inset by it);
-    /// y: flags (`Flags` raw value, stored as float bits); z, w: unused.
+    /// y: flags (`Flags` raw value, stored as float bits); z: depth in 0…1 (`depth`); w: unused.
     package var params: SIMD4<Float>
     /// Rows of the homography from layer space to the clip's space: clip (x, y, w) = H * (x, y, 1).
     package var clipFromLocal: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
@@ -29,8 +29,10 @@ package struct LayerInstance: Equatable, Sendable {
     package var clipRect: SIMD4<Float>
     /// Corner radii of `clipRect`: (top-left, top-right, bottom-right, bottom-left).
     package var clipRadii: SIMD4<Float>
-    /// Padding to sixteen vec4s (256 bytes), the instance stride the shader reads.
-    package var reserved: SIMD4<Float> = .zero
+    /// With `Flags.clampUV`: the texture coordinates are clamped to (minU, minV, maxU, maxV) before
+    /// sampling — an image's texel centres inside an atlas page, so filtering never reads a neighbour.
+    /// Also pads the record to sixteen vec4s (256 bytes), the instance stride the shader reads.
+    package var uvClamp: SIMD4<Float> = .zero
 
     package struct Flags: OptionSet, Sendable {
         package let rawValue: UInt32
@@ -43,6 +45,14 @@ package struct LayerInstance: Equatable, Sendable {
         package static let antialiasEdges = Flags(rawValue: 1 << 2)
         /// Multiply coverage by the analytic rounded-rect clip.
         package static let clip = Flags(rawValue: 1 << 3)
+        /// Clamp texture coordinates to `uvClamp` (images packed into an atlas page).
+        package static let clampUV = Flags(rawValue: 1 << 4)
+        /// Debug (overdraw): output 1/255 in every channel whatever the coverage, blended additively, so
+        /// a surface counts the fragments shaded at each pixel.
+        package static let countFragments = Flags(rawValue: 1 << 5)
+        /// Debug (overdraw): the texture holds fragment counts; output the heat-map tint for the count
+        /// (`DebugVisualization.heatMapTint(count:)`) instead of the texel.
+        package static let overdrawHeatMap = Flags(rawValue: 1 << 6)
     }
 
     package var flags: Flags {
@@ -53,6 +63,13 @@ package struct LayerInstance: Equatable, Sendable {
     package var borderWidth: Float {
         get { params.x }
         set { params.x = newValue }
+    }
+
+    /// The depth the vertex shader writes (`gl_Position.z = depth · w`): 0 unless the pass is drawn with
+    /// a depth test (`RenderPass.depthOrdered`), where later items get smaller depths (nearer).
+    package var depth: Float {
+        get { params.z }
+        set { params.z = newValue }
     }
 
     package init(
@@ -84,7 +101,7 @@ package struct LayerInstance: Equatable, Sendable {
         lhs.localToClip == rhs.localToClip && lhs.quad == rhs.quad && lhs.uv == rhs.uv && lhs.color == rhs.color
             && lhs.shape == rhs.shape && lhs.shapeRadii == rhs.shapeRadii && lhs.params == rhs.params
             && lhs.clipFromLocal == rhs.clipFromLocal && lhs.clipRect == rhs.clipRect && lhs.clipRadii == rhs.clipRadii
-            && lhs.reserved == rhs.reserved
+            && lhs.uvClamp == rhs.uvClamp
     }
 
     /// Bytes per instance as the shader reads them (16 vec4s).

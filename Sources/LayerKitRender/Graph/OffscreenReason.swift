@@ -10,6 +10,9 @@ public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStr
     /// A layer with a `mask`: its subtree is drawn into one surface, the mask layer's subtree into another,
     /// and the first is multiplied by the second's alpha before it is composited.
     case mask
+    /// A debug view needs the frame drawn a second way (`DebugOptions.overdraw` counts fragments into a
+    /// surface, then colors the frame by the count).
+    case debugVisualization
 
     public var description: String { rawValue }
 }

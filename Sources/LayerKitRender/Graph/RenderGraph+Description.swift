@@ -7,7 +7,10 @@
 ///       pass 1 · masked layer #3 → surface 1 32×24 · mask · 2 items
 ///         pass 0 · mask of layer #3 → surface 0 32×24 · mask · 1 item
 ///
-/// Appears in test failures, invariant failures and behind `LK_STATS`. Cost: O(passes + items).
+/// A compiled pass (`DrawListCompiler`) also says its batches, whether it is depth-ordered and what was
+/// culled: `pass 0 · frame → frame 64×64 · 1 item · 1 batch · depth-ordered · culled 0 off-target, 63 occluded`.
+///
+/// Appears in test failures, invariant failures and behind `LK_STATS=graph`. Cost: O(passes + items).
 extension RenderGraph: CustomStringConvertible {
     package var description: String {
         let offscreen = passes.compactMap(\.reason)
@@ -59,6 +62,10 @@ extension RenderGraph: CustomStringConvertible {
         var line = "pass \(index) · \(pass.name) → \(target)"
         if let reason = pass.reason { line += " · \(reason)" }
         line += " · \(pass.items.count) item\(pass.items.count == 1 ? "" : "s")"
+        // What the draw-list compiler did, once it has.
+        if !pass.batches.isEmpty { line += " · \(pass.batches.count) batch\(pass.batches.count == 1 ? "" : "es")" }
+        if pass.depthOrdered { line += " · depth-ordered" }
+        if pass.culled.total > 0 { line += " · culled \(pass.culled.offTarget) off-target, \(pass.culled.occluded) occluded" }
         return line
     }
 }

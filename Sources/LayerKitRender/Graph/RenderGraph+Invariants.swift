@@ -4,7 +4,7 @@
 /// `invariantViolations` directly. Rules: each surface is drawn by exactly one pass, with a positive
 /// size; every surface an item samples was drawn by an earlier pass; every surface drawn is sampled by
 /// a later pass (an unread pass is wasted work); an offscreen pass says why it exists, a pass into the
-/// frame does not. (Several passes may draw the frame, each clearing it; the builder makes one, last.)
+/// frame does not; a compiled pass's draw plan draws every item exactly once, each batch of one key. (Several passes may draw the frame, each clearing it; the builder makes one, last.)
 /// Cost: O(passes + items).
 extension RenderGraph {
     package enum InvariantViolation: Hashable, Sendable, CustomStringConvertible {
@@ -18,6 +18,8 @@ extension RenderGraph {
         case emptySurface(pass: Int, surface: SurfaceID)
         /// Offscreen pass `pass` has no reason, or the frame's pass `pass` has one.
         case reasonMismatch(pass: Int)
+        /// Pass `pass`'s draw plan is not every item once, in batches that tile it, each of the items' key.
+        case malformedDrawPlan(pass: Int)
 
         package var description: String {
             switch self {
@@ -26,6 +28,7 @@ extension RenderGraph {
             case let .renderedTwice(pass, surface): "pass \(pass) draws \(surface) a second time"
             case let .emptySurface(pass, surface): "pass \(pass) draws \(surface) with no pixels"
             case let .reasonMismatch(pass): "pass \(pass): an offscreen pass needs a reason, the frame's pass has none"
+            case let .malformedDrawPlan(pass): "pass \(pass): the draw order and batches do not draw every item once with its own key"
             }
         }
     }
@@ -42,6 +45,7 @@ extension RenderGraph {
                 }
                 lastSampledBy[surface] = index
             }
+            if !pass.batches.isEmpty && !pass.hasWellFormedDrawPlan { violations.append(.malformedDrawPlan(pass: index)) }
             switch pass.target {
             case let .offscreen(surface, width, height):
                 if drawnBy[surface] != nil {
@@ -60,5 +64,28 @@ extension RenderGraph {
             violations.append(.neverSampled(pass: pass, surface: surface))
         }
         return violations
+    }
+}
+
+extension RenderPass {
+    /// Whether `drawOrder` holds every item index once and `batches` cut it into consecutive runs whose
+    /// items have the batch's texture and blend mode. O(items).
+    var hasWellFormedDrawPlan: Bool {
+        guard drawOrder.count == items.count else { return false }
+        var seen = [Bool](repeating: false, count: items.count)
+        for index in drawOrder {
+            guard items.indices.contains(index), !seen[index] else { return false }
+            seen[index] = true
+        }
+        var next = 0
+        for batch in batches {
+            guard batch.range.lowerBound == next, batch.range.upperBound <= drawOrder.count, !batch.range.isEmpty else { return false }
+            for position in batch.range {
+                let item = items[drawOrder[position]]
+                guard item.texture == batch.key.texture, item.blend == batch.key.blend else { return false }
+            }
+            next = batch.range.upperBound
+        }
+        return next == drawOrder.count
     }
 }

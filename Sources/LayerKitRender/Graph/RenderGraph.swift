@@ -7,6 +7,11 @@
 /// before every pass that samples it, and each is sampled at least once.
 package struct RenderGraph: Sendable {
     package var passes: [RenderPass]
+    /// Atlas placements the items of this frame sample (`TextureSource.atlas`); the backend uploads each
+    /// placement it has not uploaded before (`ImageAtlas`). Empty without an atlas.
+    package var atlasPlacements: [AtlasPlacement] = []
+    /// What building the graph counted and timed; the backend adds what recording and the GPU did.
+    package var statistics = FrameStatistics()
 
     package init(passes: [RenderPass]) {
         self.passes = passes
@@ -57,15 +62,27 @@ package enum RenderTarget: Hashable, Sendable {
     }
 }
 
-/// One render pass: clear a target, then draw its items in order.
+/// One render pass: clear a target, then draw its items — in painter's order, back to front, unless
+/// the draw-list compiler (`DrawListCompiler`) has planned the draws as batches.
 package struct RenderPass: Sendable {
     package var name: String
     package var target: RenderTarget
     /// Premultiplied RGBA the target is cleared to.
     package var clearColor: SIMD4<Float>
+    /// The draws, in painter's order (what the pass looks like is drawing these one after another).
     package var items: [DrawItem]
     /// Why an offscreen pass exists; nil for the frame's pass.
     package var reason: OffscreenReason?
+    /// The recording plan: indices into `items` in the order they are drawn, cut into `batches` (each a
+    /// contiguous run of it, one instanced draw). Empty until compiled; `drawPlan` then batches
+    /// consecutive equal keys in painter's order.
+    package var drawOrder: [Int] = []
+    package var batches: [DrawBatch] = []
+    /// Whether the pass is drawn with a depth attachment: opaque batches front to back with depth writes,
+    /// then the rest back to front with a depth test. Items then carry their depth (`LayerInstance.depth`).
+    package var depthOrdered = false
+    /// Items the compiler dropped from this pass.
+    package var culled = CullCounts()
 
     package init(name: String, target: RenderTarget, clearColor: SIMD4<Float>, items: [DrawItem], reason: OffscreenReason? = nil) {
         self.name = name
@@ -74,4 +91,26 @@ package struct RenderPass: Sendable {
         self.items = items
         self.reason = reason
     }
+
+    /// The order and batches to record: the compiled plan, or, for a pass nobody compiled, the items in
+    /// painter's order with consecutive equal keys batched.
+    package var drawPlan: (order: [Int], batches: [DrawBatch]) {
+        if !batches.isEmpty || items.isEmpty { return (drawOrder, batches) }
+        return (Array(items.indices), Batcher.consecutiveBatches(items))
+    }
+}
+
+/// Draw items a pass no longer draws, by why.
+package struct CullCounts: Hashable, Sendable {
+    /// Items with no pixel in the target (or clipped away entirely).
+    package var offTarget = 0
+    /// Items every pixel of which a later opaque item paints over (`OcclusionCuller`).
+    package var occluded = 0
+
+    package init(offTarget: Int = 0, occluded: Int = 0) {
+        self.offTarget = offTarget
+        self.occluded = occluded
+    }
+
+    package var total: Int { offTarget + occluded }
 }

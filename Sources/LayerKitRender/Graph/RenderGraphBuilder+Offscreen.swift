@@ -68,7 +68,7 @@ extension RenderGraphBuilder {
             let maskSurface = makeSurface(rect, items: maskItems, reason: .mask, name: "mask of \(name)", context: &context)
             content.append(surfaceQuad(maskSurface, at: rect, opacity: 1, blend: .destinationIn))
             let contentSurface = makeSurface(rect, items: content, reason: .mask, name: "masked \(name)", context: &context)
-            items.append(surfaceQuad(contentSurface, at: rect, opacity: outerOpacity, blend: .sourceOver))
+            items.append(surfaceQuad(contentSurface, at: rect, opacity: outerOpacity, blend: .sourceOver, layer: node.id))
             return
         }
 
@@ -76,7 +76,7 @@ extension RenderGraphBuilder {
         if grouped && visible.count > 1 && OffscreenDecision.anyOverlap(visible) {
             guard let rect = union(footprints).flatMap(surfaceRect) else { return }
             let surface = makeSurface(rect, items: content, reason: .groupOpacity, name: "group opacity of layer \(node.id)", context: &context)
-            items.append(surfaceQuad(surface, at: rect, opacity: outerOpacity, blend: .sourceOver))
+            items.append(surfaceQuad(surface, at: rect, opacity: outerOpacity, blend: .sourceOver, layer: node.id))
             return
         }
         // Folding: every draw is premultiplied, so fading it is scaling all four channels.
@@ -132,11 +132,11 @@ extension RenderGraphBuilder {
 
     /// A quad drawing `surface` 1:1 at the target pixels `rect`, in the frame's clip space (its layer
     /// space is target pixels), faded by `opacity`.
-    private func surfaceQuad(_ surface: SurfaceID, at rect: PixelRect, opacity: CGFloat, blend: BlendMode) -> DrawItem {
+    private func surfaceQuad(_ surface: SurfaceID, at rect: PixelRect, opacity: CGFloat, blend: BlendMode, layer: LayerID? = nil) -> DrawItem {
         let bounds = SIMD4<Float>(Float(rect.minX), Float(rect.minY), Float(rect.maxX), Float(rect.maxY))
         let instance = LayerInstance(
             localToClip: Self.columnMajor(pixelToClip), quad: bounds, uv: SIMD4(0, 0, 1, 1),
             color: SIMD4(repeating: Float(opacity)), shape: bounds, flags: [.textured])
-        return DrawItem(instance: instance, texture: TextureBinding(surface: surface), blend: blend)
+        return DrawItem(instance: instance, texture: TextureBinding(surface: surface), blend: blend, layer: layer)
     }
 }

@@ -30,6 +30,8 @@ package struct RenderGraphBuilder {
     /// The largest offscreen surface side, in pixels (the device's image size limit); surfaces are also
     /// never larger than the target.
     package var maxSurfaceSize = 16_384
+    /// Rasterizes shape layers' paths, caching the images across frames (render thread only).
+    package var shapeRasterizer = ShapeRasterizer()
 
     package init(targetWidth: Int, targetHeight: Int, viewport: CGRect, scale: CGFloat) {
         self.targetWidth = targetWidth
@@ -46,6 +48,10 @@ package struct RenderGraphBuilder {
         package var running: [AnimationID] = []
         /// Animations past their active duration, with the layer they are on.
         package var finished: [(layer: LayerID, animation: AnimationID)] = []
+        /// Layers whose animations were evaluated (they may look different from the last frame).
+        package var animatedLayers: [LayerID] = []
+        /// Time spent evaluating animations, in nanoseconds (statistics: the animation stage).
+        package var evaluationNanoseconds: UInt64 = 0
         package init() {}
     }
 
@@ -89,6 +95,9 @@ package struct RenderGraphBuilder {
     func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
         let localTime = node.timing.localTime(fromParentTime: parentTime)
         guard !node.animations.isEmpty else { return (node, localTime) }
+        let start = StageClock.now()
+        defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
+        context.animations.animatedLayers.append(node.id)
         var presented = node.presentationCopy()
         let report = AnimationEvaluator.apply(node.animations, layerTime: localTime, to: &presented,
                                               awaitingStart: context.animations.awaitingStart)
@@ -156,6 +165,9 @@ package struct RenderGraphBuilder {
             return result
         }
 
+        // The layer's own items (background, contents) are tagged with its ID once drawn.
+        let firstOwnItem = items.count
+
         // Background.
         if hasSize, let color = node.backgroundColor, color.alpha > 0 {
             let fill = color.premultipliedRGBA * Float(opacity)
@@ -206,6 +218,12 @@ package struct RenderGraphBuilder {
                 drawContents(image, alpha: node.contentsCrossfadeFrom == nil ? 1 : node.contentsCrossfadeFraction)
             }
         }
+        // A shape layer's path, rasterized at its on-screen scale, over the contents (`ShapeRasterizer`).
+        if let shape = shapeRasterizer.rasterizedShape(of: node, toPixels: homography) {
+            items.append(DrawItem(instance: instance(quad: shape.rect, color: SIMD4(repeating: Float(opacity)), shape: shape.rect,
+                                                     shapeRadii: .zero, flags: [.textured], clip: ownClipFields),
+                                  texture: TextureBinding(image: shape.image)))
+        }
 
         /// A contents transition inside the bounds. Moving types travel the bounds' width or height;
         /// the subtypes keep Core Animation's y-up naming as on iOS (`fromTop` enters from the maximum y).
@@ -235,6 +253,8 @@ package struct RenderGraphBuilder {
             }
         }
 
+        for index in firstOwnItem..<items.count where items[index].layer == nil { items[index].layer = node.id }
+
         // Sublayers, back to front by zPosition (stable).
         if !node.sublayers.isEmpty {
             let sublayerSpace = CATransform3DConcat(Self.sublayerSpaceTransform(of: node), toPixels)
@@ -257,7 +277,7 @@ package struct RenderGraphBuilder {
             var border = instance(quad: node.bounds, color: color.premultipliedRGBA * Float(opacity), shape: node.bounds,
                                   shapeRadii: radii, flags: [.border], clip: clipToUse)
             border.borderWidth = Float(min(node.borderWidth, min(node.bounds.width, node.bounds.height) / 2))
-            items.append(DrawItem(instance: border))
+            items.append(DrawItem(instance: border, layer: node.id))
         }
     }
 

@@ -5,7 +5,7 @@ import LayerKit
 
 extension RenderNode: AnimatedPropertyStore {
     package func animatedBaseValue(for target: PropertyAnimationTarget) -> AnimatableValue? {
-        guard let property = target.property else { return nil }
+        guard let property = target.property else { return customProperties[target.keyPath.key] }
         switch property {
         case .bounds: return .rect(bounds)
         case .position: return .point(position)
@@ -31,7 +31,10 @@ extension RenderNode: AnimatedPropertyStore {
     }
 
     package func setAnimatedValue(_ value: AnimatableValue, for target: PropertyAnimationTarget) {
-        guard let property = target.property else { return }
+        guard let property = target.property else {
+            customProperties.setAnimated(value, for: target.keyPath.key)
+            return
+        }
         switch (property, value) {
         case (.bounds, .rect(let v)): bounds = v
         case (.position, .point(let v)): position = v

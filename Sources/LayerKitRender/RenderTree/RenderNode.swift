@@ -53,6 +53,9 @@ package final class RenderNode: @unchecked Sendable {
     /// The reusable node `presentationCopy()` returns.
     private var presentationScratch: RenderNode?
 
+    /// Subclass-declared properties (a shape layer's path and style), by key (`RenderNode+CustomProperties.swift`).
+    package var customProperties = CustomPropertyValues()
+
     // Structure
     package var sublayers: [LayerID] = []
     package var mask: LayerID?
@@ -103,6 +106,7 @@ package final class RenderNode: @unchecked Sendable {
         transitionFromContents = other.transitionFromContents
         magnificationFilter = other.magnificationFilter
         sublayers = other.sublayers; mask = other.mask
+        customProperties = other.customProperties
         beginTime = other.beginTime; timeOffset = other.timeOffset; speed = other.speed; animations = other.animations
     }
 

@@ -36,6 +36,7 @@ package struct RenderTree: Sendable {
                 }
             }
             for (key, value) in change.values { node.apply(key, value) }
+            for (key, value) in change.customValues { node.customProperties[key] = value }
             if node.animations.isEmpty { animatedLayers.remove(change.layer) } else { animatedLayers.insert(change.layer) }
         }
     }

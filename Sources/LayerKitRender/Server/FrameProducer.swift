@@ -1,18 +1,34 @@
 import LayerKit
 
 /// The render server's work for one frame, independent of threads and GPUs: apply commits, evaluate
-/// animations at the frame time, build the render graph, and keep animation bookkeeping.
+/// animations at the frame time, build the render graph, cull and batch its draw lists, and keep
+/// animation bookkeeping.
 ///
 /// Input: commit packets (`apply(_:)`), then `produceFrame(at:)` with the frame's absolute time.
-/// Output: the frame's `RenderGraph`, the animation events for the main thread (started, stopped), and
-/// whether anything still animates (`isAnimating`) — a host with nothing committed and nothing
-/// animating renders nothing. Finished animations that are removed on completion leave the render tree
-/// here, without waiting for the model. Cost: commit O(changes); frame O(visible layers + animations).
+/// Output: the frame's compiled `RenderGraph` (`DrawListCompiler`; its `statistics` hold the counts and
+/// the CPU time of commit apply, animation, graph build and cull-and-batch), the animation events for the
+/// main thread (started, stopped), and whether anything still animates (`isAnimating`) — a host with
+/// nothing committed and nothing animating renders nothing. Finished animations that are removed on
+/// completion leave the render tree here, without waiting for the model. Debug options start from
+/// `LK_DEBUG`. Cost: commit O(changes); frame O(visible layers + animations).
 package struct FrameProducer: Sendable {
     package private(set) var tree = RenderTree()
     package var root: LayerID?
     package var builder: RenderGraphBuilder
     package var clearColor: SIMD4<Float> = .zero
+    /// Culling, ordering, batching and the debug views, applied to every graph built.
+    package var compiler = DrawListCompiler()
+
+    /// The debug views and switches in force (`DebugOptions`).
+    package var debugOptions: DebugOptions {
+        get { compiler.options }
+        set { compiler.options = newValue }
+    }
+
+    /// Commit-apply time since the last frame, in nanoseconds.
+    private var commitApplyNanoseconds: UInt64 = 0
+    /// Layers committed since the last frame (kept only while `flashUpdates` is on).
+    private var updatedLayers = Set<LayerID>()
 
     /// Animations committed but not yet reported as started; animations already reported as stopped.
     private var awaitingStart = Set<AnimationID>()
@@ -22,14 +38,21 @@ package struct FrameProducer: Sendable {
     /// Whether commits arrived since the last frame.
     package private(set) var hasPendingChanges = true
 
-    package init(builder: RenderGraphBuilder) {
+    package init(builder: RenderGraphBuilder, debugOptions: DebugOptions = DebugOptions.fromEnvironment()) {
         self.builder = builder
+        compiler.options = debugOptions
+        compiler.maxTextureSize = builder.maxSurfaceSize
     }
 
     /// Applies a commit packet to the render tree.
     package mutating func apply(_ packet: CommitPacket) {
+        let start = StageClock.now()
         tree.apply(packet)
         hasPendingChanges = true
+        if debugOptions.contains(.flashUpdates) {
+            for change in packet.changes { updatedLayers.insert(change.layer) }
+        }
+        commitApplyNanoseconds &+= StageClock.now() &- start
     }
 
     /// Replaces the tree with a snapshot (a new root).
@@ -55,7 +78,21 @@ package struct FrameProducer: Sendable {
         tree.newAnimations.removeAll()
         var state = RenderGraphBuilder.AnimationState()
         state.awaitingStart = awaitingStart
-        let graph = builder.build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state)
+        let buildStart = StageClock.now()
+        let built = builder.build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state)
+        let compileStart = StageClock.now()
+        var updated = Set<LayerID>()
+        if debugOptions.contains(.flashUpdates) {
+            updated = updatedLayers.union(state.animatedLayers)
+            updatedLayers.removeAll()
+        }
+        var graph = compiler.compile(consume built, updatedLayers: updated)
+        let compileEnd = StageClock.now()
+        graph.statistics.cpuTime.commitApply = StageClock.seconds(commitApplyNanoseconds)
+        graph.statistics.cpuTime.animation = StageClock.seconds(state.evaluationNanoseconds)
+        graph.statistics.cpuTime.graphBuild = StageClock.seconds((compileStart &- buildStart) &- min(state.evaluationNanoseconds, compileStart &- buildStart))
+        graph.statistics.cpuTime.cullAndBatch = StageClock.seconds(compileEnd &- compileStart)
+        commitApplyNanoseconds = 0
         var events: [AnimationEvent] = []
         for id in state.running where awaitingStart.remove(id) != nil {
             events.append(.started(id))

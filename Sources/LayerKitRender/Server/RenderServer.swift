@@ -6,6 +6,14 @@ import LayerKit
 package protocol RenderGraphExecutor: AnyObject {
     /// Draws `graph`; called on the render thread only.
     func execute(_ graph: RenderGraph) throws
+
+    /// What the last `execute` did (the graph's statistics plus the backend's), for `LK_STATS`; nil when
+    /// the backend does not say. Called on the render thread after `execute`.
+    var lastFrameStatistics: FrameStatistics? { get }
+}
+
+extension RenderGraphExecutor {
+    package var lastFrameStatistics: FrameStatistics? { nil }
 }
 
 /// The render server: owns the render tree on its own thread, applies commits, evaluates animations at
@@ -15,8 +23,10 @@ package protocol RenderGraphExecutor: AnyObject {
 /// the render thread (`assertOnRenderThread()`). A tick with nothing committed, nothing animating and no
 /// frame requested (`resize`, `setNeedsFrame`) renders nothing; the thread then sleeps until the next
 /// commit instead of spinning. Animation events go to `AnimationCallbacks` for the main thread. A busy
-/// main thread never stalls a frame.
-package final class RenderServer: CommitReceiver, @unchecked Sendable {
+/// main thread never stalls a frame. Debug options (`setDebugOptions`) apply from the next frame; with
+/// `LK_STATS` each second's frame statistics are printed (the graph's, completed by the executor's
+/// `lastFrameStatistics` when it has them).
+package final class RenderServer: @unchecked Sendable {
     /// Frames executed so far.
     package var framesRendered: Int {
         lock.lock()
@@ -27,12 +37,16 @@ package final class RenderServer: CommitReceiver, @unchecked Sendable {
     private let clock: FrameClock
     private let executor: RenderGraphExecutor
     private var producer: FrameProducer
-    private let lock = NSCondition()
-    private var pending: [CommitPacket] = []
+    private let lock: NSCondition
+    private let inbox: CommitInbox
     /// A new target size and viewport, applied before the next frame (`resize`).
     private var pendingResize: (width: Int, height: Int, viewport: CGRect, scale: CGFloat)?
     /// Whether the next tick draws even with nothing changed (`resize`, `setNeedsFrame`).
     private var frameRequested = false
+    /// Debug options to use from the next frame on (`setDebugOptions`).
+    private var pendingDebugOptions: DebugOptions?
+    /// Prints frame statistics each second when `LK_STATS` asks.
+    private let statisticsReporter = StatisticsReporter.fromEnvironment()
     private var renderedCount = 0
     private var running = false
     private var thread: Thread?
@@ -42,22 +56,18 @@ package final class RenderServer: CommitReceiver, @unchecked Sendable {
     package init(root: CALayer, builder: RenderGraphBuilder, clock: FrameClock, executor: RenderGraphExecutor,
                  onError: @escaping @Sendable (Error) -> Void = { _ in }) {
         CATransaction.flush()
+        let condition = NSCondition()
+        lock = condition
+        // A commit wakes the render thread.
+        inbox = CommitInbox { condition.lock(); condition.signal(); condition.unlock() }
         producer = FrameProducer(builder: builder)
         producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
         self.clock = clock
         self.executor = executor
         self.onError = onError
-        CommitDistributor.shared.register(self)
     }
 
     deinit { stop() }
-
-    package func receive(_ packet: CommitPacket) {
-        lock.lock()
-        pending.append(packet)
-        lock.signal()
-        lock.unlock()
-    }
 
     /// Changes the target's size in pixels and the viewport (the region of the root's superlayer space
     /// shown, in points, at `scale` pixels per point) — a window was resized. Any thread; applied on the
@@ -65,6 +75,16 @@ package final class RenderServer: CommitReceiver, @unchecked Sendable {
     package func resize(width: Int, height: Int, viewport: CGRect, scale: CGFloat) {
         lock.lock()
         pendingResize = (width, height, viewport, scale)
+        frameRequested = true
+        lock.signal()
+        lock.unlock()
+    }
+
+    /// Switches debug views and switches (`DebugOptions`) from the next frame on, which is drawn even if
+    /// nothing else changed. Any thread.
+    package func setDebugOptions(_ options: DebugOptions) {
+        lock.lock()
+        pendingDebugOptions = options
         frameRequested = true
         lock.signal()
         lock.unlock()
@@ -111,18 +131,20 @@ package final class RenderServer: CommitReceiver, @unchecked Sendable {
         while true {
             // Sleep while there is nothing to draw: no commits waiting, nothing animating.
             lock.lock()
-            while running && pending.isEmpty && !frameRequested && !producer.needsFrame { lock.wait() }
+            while running && inbox.isEmpty && !frameRequested && !producer.needsFrame { lock.wait() }
             let keepRunning = running
             lock.unlock()
             guard keepRunning, let time = clock.waitForNextFrame() else { return }
             lock.lock()
-            let packets = pending
-            pending.removeAll()
+            let packets = inbox.take()
             let resize = pendingResize
             pendingResize = nil
             let forced = frameRequested
             frameRequested = false
+            let debugOptions = pendingDebugOptions
+            pendingDebugOptions = nil
             lock.unlock()
+            if let debugOptions { producer.debugOptions = debugOptions }
             assertOnRenderThread()
             for packet in packets { producer.apply(packet) }
             if let resize {
@@ -139,6 +161,7 @@ package final class RenderServer: CommitReceiver, @unchecked Sendable {
                 lock.lock()
                 renderedCount += 1
                 lock.unlock()
+                statisticsReporter?.record(executor.lastFrameStatistics ?? graph.statistics, graph: graph)
             } catch {
                 onError(error)
             }

@@ -14,8 +14,22 @@ final class VulkanDevice {
     let memoryProperties: VkPhysicalDeviceMemoryProperties
     let labels: DebugLabels
 
+    /// Whether pipeline-statistics queries are enabled (the feature `pipelineStatisticsQuery`), so
+    /// fragment-shader invocations can be counted; false on devices without it.
+    let supportsPipelineStatistics: Bool
+    /// Valid bits of the queue's timestamps; 0 when it writes none (`GPUQueries` then skips timing).
+    let timestampValidBits: UInt32
+    /// The depth format of depth-ordered frame passes: D32_SFLOAT where it can be a depth attachment,
+    /// else X8_D24, else D16 (always supported).
+    let depthFormat: VkFormat
+
     var name: String { fixedString(properties.deviceName) }
     var limits: VkPhysicalDeviceLimits { properties.limits }
+    /// Nanoseconds per timestamp tick.
+    var timestampPeriod: Float { properties.limits.timestampPeriod }
+    /// Whether GPU time can be measured: the queue writes timestamps and graphics queues may (the limit
+    /// `timestampComputeAndGraphics`, or a family that reports valid bits).
+    var supportsTimestamps: Bool { timestampValidBits > 0 && timestampPeriod > 0 }
 
     /// - Parameter extensions: device extensions to enable (`VK_KHR_swapchain` for a window).
     init(instance: VulkanInstance, candidate: PhysicalDeviceCandidate, extensions: [String] = []) throws {
@@ -32,6 +46,22 @@ final class VulkanDevice {
         vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memoryProperties)
         self.memoryProperties = memoryProperties
 
+        var available = VkPhysicalDeviceFeatures()
+        vkGetPhysicalDeviceFeatures(physicalDevice, &available)
+        var enabled = VkPhysicalDeviceFeatures()
+        enabled.pipelineStatisticsQuery = available.pipelineStatisticsQuery
+        supportsPipelineStatistics = available.pipelineStatisticsQuery == VkBool32(VK_TRUE)
+        var familyCount: UInt32 = 0
+        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, nil)
+        var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
+        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, &families)
+        timestampValidBits = Int(family) < families.count ? families[Int(family)].timestampValidBits : 0
+        depthFormat = [VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM].first { format in
+            var formatProperties = VkFormatProperties()
+            vkGetPhysicalDeviceFormatProperties(physicalDevice, format, &formatProperties)
+            return formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue != 0
+        } ?? VK_FORMAT_D16_UNORM
+
         let arena = CreateInfoArena()
         var queueInfo = VkDeviceQueueCreateInfo()
         queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
@@ -42,7 +72,7 @@ final class VulkanDevice {
         info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
         info.queueCreateInfoCount = 1
         info.pQueueCreateInfos = UnsafePointer(arena.pointer(to: queueInfo))
-        info.pEnabledFeatures = UnsafePointer(arena.pointer(to: VkPhysicalDeviceFeatures()))
+        info.pEnabledFeatures = UnsafePointer(arena.pointer(to: enabled))
         info.enabledExtensionCount = UInt32(extensions.count)
         info.ppEnabledExtensionNames = UnsafePointer(arena.cStrings(extensions))
         var device: VkDevice?

@@ -51,4 +51,6 @@ enum Access {
     static let colorWrite = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT.rawValue
     static let colorRead = VK_ACCESS_COLOR_ATTACHMENT_READ_BIT.rawValue
     static let hostRead = VK_ACCESS_HOST_READ_BIT.rawValue
+    static let depthWrite = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT.rawValue
+    static let depthRead = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT.rawValue
 }

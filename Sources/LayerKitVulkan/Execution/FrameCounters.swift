@@ -17,9 +17,20 @@ package struct FrameCounters: Equatable, Sendable, CustomStringConvertible {
     package var offscreenReasons: [OffscreenReason] = []
     /// Offscreen surface images created this frame; zero when the pool had them all.
     package var surfacesCreated = 0
+    /// Bytes of the offscreen surface images the frame drew into (each pooled image once, as allocated).
+    package var offscreenTargetBytes = 0
+    /// CPU seconds spent recording (uploads included).
+    package var recordTime: Double = 0
 
     /// Render passes into offscreen surfaces.
     package var offscreenPasses: Int { offscreenReasons.count }
+
+    /// Equal counters; `recordTime` depends on the machine and is left out.
+    package static func == (lhs: FrameCounters, rhs: FrameCounters) -> Bool {
+        lhs.drawCalls == rhs.drawCalls && lhs.instances == rhs.instances && lhs.bytesUploaded == rhs.bytesUploaded
+            && lhs.imagesUploaded == rhs.imagesUploaded && lhs.passes == rhs.passes && lhs.offscreenReasons == rhs.offscreenReasons
+            && lhs.surfacesCreated == rhs.surfacesCreated && lhs.offscreenTargetBytes == rhs.offscreenTargetBytes
+    }
 
     package init(drawCalls: Int = 0, instances: Int = 0, bytesUploaded: Int = 0, imagesUploaded: Int = 0, passes: Int = 0,
                  offscreenReasons: [OffscreenReason] = [], surfacesCreated: Int = 0) {
@@ -38,5 +49,23 @@ package struct FrameCounters: Equatable, Sendable, CustomStringConvertible {
             text += ", offscreen passes \(offscreenPasses) (" + offscreenReasons.map(\.rawValue).joined(separator: ", ") + ")"
         }
         return text
+    }
+}
+
+extension FrameStatistics {
+    /// These statistics (a compiled graph's: layers, culling, batches, CPU stages) with what recording
+    /// the graph did: draw calls, instances, passes, uploads, offscreen memory and record time. The GPU's
+    /// results (fragments, GPU time) come later, once the frame has finished.
+    package func adding(_ counters: FrameCounters) -> FrameStatistics {
+        var result = self
+        result.drawCalls = counters.drawCalls
+        result.instances = counters.instances
+        result.passes = counters.passes
+        result.offscreenReasons = counters.offscreenReasons
+        result.imagesUploaded = counters.imagesUploaded
+        result.bytesUploaded = counters.bytesUploaded
+        result.offscreenTargetBytes = counters.offscreenTargetBytes
+        result.cpuTime.record = counters.recordTime
+        return result
     }
 }

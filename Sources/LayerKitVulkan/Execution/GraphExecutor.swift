@@ -3,13 +3,15 @@ import LayerKit
 import LayerKitRender
 
 /// Records a `RenderGraph` into a frame's command buffer. It decides nothing about what to draw: the
-/// graph's passes and items are executed as given.
+/// graph's passes, items, draw order and batches are executed as given.
 ///
 /// Input: a graph whose last pass draws into the renderer's frame target and whose earlier passes draw
 /// offscreen surfaces (`RenderTarget.offscreen`), a recycled `FrameContext`.
-/// Output: commands — texture uploads first, then one render pass per `RenderPass` in graph order (each
+/// Output: commands — texture uploads first (whole images and image tiles through `ImageUploader`, new
+/// atlas placements through `AtlasTextures`), then one render pass per `RenderPass` in graph order (each
 /// cleared to its color), each item one instance of the layer-quad pipeline — and the frame's
-/// `FrameCounters`.
+/// `FrameCounters`. GPU queries (`GPUQueries`) count the fragments the passes shade and time the frame;
+/// their results are read once the frame's fence has signalled (`gpuResults(of:)`).
 /// Surfaces: before recording, each offscreen pass gets an image from the `SurfacePool` (in pass order),
 /// and each image goes back to the pool right after the last pass that samples it, so a later pass of the
 /// same frame may draw into it again. Offscreen passes use the surface render pass, whose dependencies
@@ -17,9 +19,11 @@ import LayerKitRender
 /// later passes; no other barriers are needed. A surface is drawn at its pass's size from the top-left
 /// corner of its (bucket-sized) image; the uv of items sampling it are scaled by logical / image size as
 /// they are written, so uv 0…1 still spans exactly the pass's pixels.
-/// Batching: consecutive items with equal texture bindings (image identity or surface, and filters;
-/// untextured items share the nil binding) and equal blend modes become one instanced `vkCmdDraw` of 4
-/// vertices, with `firstInstance` indexing the frame's instance buffer. Items are never reordered. An
+/// Batching: the instance buffer holds each pass's items in its `drawOrder`, and each `DrawBatch` is one
+/// instanced `vkCmdDraw` of 4 vertices, `firstInstance` indexing that buffer (`RenderPass.drawPlan`: a
+/// pass nobody compiled batches consecutive items with equal texture bindings and blend modes). Depth:
+/// a frame target with a depth attachment (`FramebufferTarget.hasDepth`) is drawn with the depth render
+/// pass and the pipeline of each batch's `DepthPhase`; a depth-ordered pass needs such a target. An
 /// empty graph still clears the target to transparent black, so a readback always has defined pixels.
 /// A graph that breaks `RenderGraph.invariantViolations` is refused before anything is recorded.
 /// Cost: O(items) CPU; 256 bytes of instance data per item; one draw call per batch; one render pass per
@@ -29,6 +33,7 @@ final class GraphExecutor {
     private let allocator: MemoryAllocator
     private let pipeline: LayerPipeline
     private let uploader: ImageUploader
+    private let atlasTextures: AtlasTextures
     private let instanceDescriptors: DescriptorAllocator
     /// Made at the first graph with an offscreen pass.
     private var surfaceResources: (pipelines: SurfacePipelines, pool: SurfacePool)?
@@ -39,6 +44,7 @@ final class GraphExecutor {
         self.allocator = allocator
         self.pipeline = pipeline
         self.uploader = uploader
+        self.atlasTextures = AtlasTextures(uploader: uploader)
         self.instanceDescriptors = instanceDescriptors
     }
 
@@ -46,41 +52,59 @@ final class GraphExecutor {
     var surfacePoolStatistics: SurfacePool.Statistics { surfaceResources?.pool.statistics ?? SurfacePool.Statistics() }
 
     func record(_ graph: RenderGraph, frame: FrameContext, target: HeadlessTarget) throws -> FrameCounters {
-        try record(graph, frame: frame, into: FramebufferTarget(framebuffer: target.framebuffer, width: target.width, height: target.height))
+        try record(graph, frame: frame, into: FramebufferTarget(framebuffer: target.framebuffer, width: target.width, height: target.height,
+                                                                hasDepth: true))
     }
 
-    /// Records `graph` into `target`, a framebuffer of this executor's render pass.
+    /// Records `graph` into `target`, a framebuffer of this executor's render pass (its depth render pass
+    /// when `target.hasDepth`).
     func record(_ graph: RenderGraph, frame: FrameContext, into target: FramebufferTarget) throws -> FrameCounters {
+        let recordStart = StageClock.now()
         let commandBuffer = frame.commandBuffer
         try validate(graph, target: target)
         frameNumber += 1
         var counters = FrameCounters()
+        if frame.queries == nil { frame.queries = try GPUQueries(device: device, name: "frame \(frame.index) queries") }
+        let queries = frame.queries!
+        queries.begin(commandBuffer)
+        var passesBegun = false
+        defer { if !passesBegun { queries.discard() } }
         let surfaces = try assignSurfaces(graph, frame: frame)
         if let pool = surfaceResources?.pool { counters.surfacesCreated = pool.statistics.created - surfaces.createdBefore }
+        counters.offscreenTargetBytes = surfaces.bytes
 
         // Uploads, before any render pass.
         let uploadedBefore = (uploader.imagesUploaded, uploader.bytesUploaded)
-        var requests: [(image: CGImage, mipmapped: Bool)] = []
-        var requestIndex: [ObjectIdentifier: Int] = [:]
+        var requests: [(image: CGImage, region: PixelRect?, mipmapped: Bool)] = []
+        var requestIndex: [TextureSource: Int] = [:]
         for pass in graph.passes {
             for case let binding? in pass.items.lazy.map(\.texture) {
-                guard let image = binding.image else { continue }
+                let request: (CGImage, PixelRect?)
+                switch binding.source {
+                case let .image(image): request = (image, nil)
+                case let .imageTile(image, region): request = (image, region)
+                case .surface, .atlas: continue
+                }
                 let wantsMips = binding.minification == .trilinear
-                if let index = requestIndex[ObjectIdentifier(image)] {
+                if let index = requestIndex[binding.source] {
                     requests[index].mipmapped = requests[index].mipmapped || wantsMips
                 } else {
-                    requestIndex[ObjectIdentifier(image)] = requests.count
-                    requests.append((image, wantsMips))
+                    requestIndex[binding.source] = requests.count
+                    requests.append((request.0, request.1, wantsMips))
                 }
             }
         }
         device.labels.begin(commandBuffer, "uploads")
         try uploader.prepare(requests, commandBuffer: commandBuffer, frame: frame)
+        if !graph.atlasPlacements.isEmpty {
+            try atlasTextures.prepare(graph.atlasPlacements, commandBuffer: commandBuffer, frame: frame)
+        }
         device.labels.end(commandBuffer)
         counters.imagesUploaded = uploader.imagesUploaded - uploadedBefore.0
         counters.bytesUploaded = uploader.bytesUploaded - uploadedBefore.1
 
-        // Instance data for every pass, contiguous.
+        // Instance data for every pass, contiguous, each pass in its draw order.
+        let plans = graph.passes.map(\.drawPlan)
         let stride = LayerInstance.stride
         let total = graph.passes.reduce(0) { $0 + $1.items.count }
         try frame.ensureInstanceCapacity(total, stride: stride, allocator: allocator, descriptors: instanceDescriptors)
@@ -88,8 +112,9 @@ final class GraphExecutor {
             preconditionFailure("frame \(frame.index) has no mapped instance buffer")
         }
         var index = 0
-        for pass in graph.passes {
-            for item in pass.items {
+        for (pass, plan) in zip(graph.passes, plans) {
+            for itemIndex in plan.order {
+                let item = pass.items[itemIndex]
                 var instance = item.instance
                 if let surface = item.texture?.surface, let assigned = surfaces.bySurface[surface] {
                     // uv 0…1 means the pass's pixels, the top-left part of the pooled image.
@@ -107,21 +132,28 @@ final class GraphExecutor {
         let passes = graph.passes.isEmpty
             ? [RenderPass(name: "empty frame", target: .frame(width: target.width, height: target.height), clearColor: .zero, items: [])]
             : graph.passes
+        let passPlans = graph.passes.isEmpty ? [(order: [Int](), batches: [DrawBatch]())] : plans
+        queries.beginPasses(commandBuffer)
+        passesBegun = true
         var firstInstance = 0
         for (passIndex, pass) in passes.enumerated() {
             let label = pass.reason.map { "pass \(passIndex) · offscreen · \($0) · \(pass.name)" } ?? "pass \(passIndex) · \(pass.name)"
             device.labels.begin(commandBuffer, label)
             let framebuffer: VkFramebuffer, renderPass: VkRenderPass, area: (width: Int, height: Int)
+            var clearsDepth = false
             switch pass.target {
             case .frame:
-                (framebuffer, renderPass, area) = (target.framebuffer, pipeline.renderPass, (target.width, target.height))
+                clearsDepth = target.hasDepth
+                (framebuffer, renderPass, area) = (target.framebuffer, target.hasDepth ? try pipeline.depthRenderPass() : pipeline.renderPass,
+                                                   (target.width, target.height))
             case let .offscreen(surface, width, height):
                 guard let assigned = surfaces.bySurface[surface], let pipelines = surfaceResources?.pipelines else {
                     preconditionFailure("\(surface) has no image")
                 }
                 (framebuffer, renderPass, area) = (assigned.image.framebuffer, pipelines.renderPass, (width, height))
             }
-            beginRenderPass(commandBuffer, renderPass: renderPass, framebuffer: framebuffer, area: area, clearColor: pass.clearColor)
+            beginRenderPass(commandBuffer, renderPass: renderPass, framebuffer: framebuffer, area: area, clearColor: pass.clearColor,
+                            clearsDepth: clearsDepth)
             if !pass.items.isEmpty {
                 // The pass's own size: a swapchain caught mid-resize draws it from the top-left corner.
                 let (passWidth, passHeight) = (pass.target.width, pass.target.height)
@@ -135,33 +167,43 @@ final class GraphExecutor {
                 vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
                 var boundPipeline: VkPipeline?
                 var boundTexture: VkDescriptorSet?
-                var start = 0
-                while start < pass.items.count {
-                    let binding = pass.items[start].texture, blend = pass.items[start].blend
-                    var end = start + 1
-                    while end < pass.items.count && pass.items[end].texture == binding && pass.items[end].blend == blend { end += 1 }
-                    let batchPipeline = try pipelineFor(pass, blend: blend)
+                for batch in passPlans[passIndex].batches {
+                    let batchPipeline = try pipelineFor(pass, key: batch.key, targetHasDepth: target.hasDepth)
                     if batchPipeline != boundPipeline {
                         vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, batchPipeline)
                         boundPipeline = batchPipeline
                     }
-                    var textureSet: VkDescriptorSet? = try descriptorSet(for: binding, surfaces: surfaces)
+                    var textureSet: VkDescriptorSet? = try descriptorSet(for: batch.key.texture, surfaces: surfaces)
                     if textureSet != boundTexture {
                         vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 1, 1, &textureSet, 0, nil)
                         boundTexture = textureSet
                     }
-                    vkCmdDraw(commandBuffer, 4, UInt32(end - start), 0, UInt32(firstInstance + start))
+                    vkCmdDraw(commandBuffer, 4, UInt32(batch.count), 0, UInt32(firstInstance + batch.range.lowerBound))
                     counters.drawCalls += 1
-                    start = end
                 }
             }
             vkCmdEndRenderPass(commandBuffer)
             device.labels.end(commandBuffer)
             firstInstance += pass.items.count
         }
+        queries.end(commandBuffer, passesBegun: true)
         counters.passes = graph.passes.count
         counters.offscreenReasons = graph.passes.compactMap(\.reason)
+        counters.recordTime = StageClock.seconds(since: recordStart)
         return counters
+    }
+
+    /// Forgets what recording `frame` uploaded, because its commands will never run.
+    func abandonFrame(_ frame: FrameContext) {
+        uploader.abandonFrameUploads(frame: frame)
+        atlasTextures.abandonFrameUploads(frame: frame)
+        frame.queries?.discard()
+    }
+
+    /// What the GPU measured for the frame last recorded in `frame`: fragments shaded and seconds. Only
+    /// after its fence has signalled.
+    func gpuResults(of frame: FrameContext) -> (fragments: Int?, seconds: Double?) {
+        frame.queries?.results() ?? (nil, nil)
     }
 
     // MARK: - Checks
@@ -178,10 +220,16 @@ final class GraphExecutor {
                 if pass.items.contains(where: { $0.blend != .sourceOver }) {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" blends other than source-over into the frame; only surfaces support that")
                 }
+                if pass.depthOrdered && !target.hasDepth {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" is depth-ordered; this frame target has no depth attachment")
+                }
             case let .offscreen(_, width, height):
                 let limit = Int(min(device.limits.maxImageDimension2D, device.limits.maxFramebufferWidth, device.limits.maxFramebufferHeight))
                 guard width > 0, height > 0, width <= limit, height <= limit else {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); surfaces are 1...\(limit) pixels a side")
+                }
+                if pass.depthOrdered {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" is depth-ordered; surfaces have no depth attachment")
                 }
             }
         }
@@ -204,6 +252,8 @@ final class GraphExecutor {
     private struct SurfaceAssignment {
         var bySurface: [SurfaceID: AssignedSurface] = [:]
         var createdBefore = 0
+        /// Bytes of the distinct images handed out (RGBA8, as allocated).
+        var bytes = 0
     }
 
     /// Gives every offscreen pass an image from the pool, in pass order, returning each to the pool after
@@ -226,6 +276,9 @@ final class GraphExecutor {
             for (index, pass) in graph.passes.enumerated() {
                 if case let .offscreen(surface, width, height) = pass.target {
                     let image = try pool.acquire(width: width, height: height)
+                    if !held.contains(where: { $0 === image }) && !assignment.bySurface.values.contains(where: { $0.image === image }) {
+                        assignment.bytes += image.width * image.height * 4
+                    }
                     held.append(image)
                     assignment.bySurface[surface] = AssignedSurface(image: image, width: width, height: height)
                     releasedAfter[lastReader[surface] ?? index].append(image)
@@ -250,34 +303,44 @@ final class GraphExecutor {
         return (pipelines, pool)
     }
 
-    private func pipelineFor(_ pass: RenderPass, blend: BlendMode) throws -> VkPipeline {
+    /// The pipeline of a batch: for the frame, the color-only one, or with a depth attachment the one for
+    /// the batch's depth phase (validated: source-over only); for a surface, the one for its blend mode.
+    private func pipelineFor(_ pass: RenderPass, key: BatchKey, targetHasDepth: Bool) throws -> VkPipeline {
         switch pass.target {
-        case .frame: pipeline.pipeline  // validated: source-over only
-        case .offscreen: try makeSurfaceResources().0.pipeline(for: blend)
+        case .frame: targetHasDepth ? try pipeline.depthPipeline(for: key.depth) : pipeline.pipeline
+        case .offscreen: try makeSurfaceResources().0.pipeline(for: key.blend)
         }
     }
 
-    /// The set-1 descriptor for a batch: an image's (uploaded this frame or before), a surface's, or the
-    /// white texture's for untextured batches.
+    /// The set-1 descriptor for a batch: an image's or image tile's (uploaded this frame or before), an
+    /// atlas page's, a surface's, or the white texture's for untextured batches.
     private func descriptorSet(for binding: TextureBinding?, surfaces: SurfaceAssignment) throws -> VkDescriptorSet {
-        guard let binding, case let .surface(surface) = binding.source else { return try uploader.descriptorSet(for: binding) }
-        guard let assigned = surfaces.bySurface[surface] else { preconditionFailure("\(surface) has no image") }
-        let key = SamplerCache.Key(minification: binding.minification, magnification: binding.magnification)
-        return try assigned.image.texture.descriptorSet(for: key, samplers: uploader.samplers, device: device)
+        guard let binding else { return try uploader.descriptorSet(for: nil) }
+        switch binding.source {
+        case .image, .imageTile:
+            return try uploader.descriptorSet(for: binding)
+        case let .atlas(page):
+            return try atlasTextures.descriptorSet(for: page, binding: binding)
+        case let .surface(surface):
+            guard let assigned = surfaces.bySurface[surface] else { preconditionFailure("\(surface) has no image") }
+            let key = SamplerCache.Key(minification: binding.minification, magnification: binding.magnification)
+            return try assigned.image.texture.descriptorSet(for: key, samplers: uploader.samplers, device: device)
+        }
     }
 
     private func beginRenderPass(_ commandBuffer: VkCommandBuffer, renderPass: VkRenderPass, framebuffer: VkFramebuffer,
-                                 area: (width: Int, height: Int), clearColor: SIMD4<Float>) {
-        var clear = VkClearValue()
-        clear.color.float32 = (clearColor.x, clearColor.y, clearColor.z, clearColor.w)
-        withUnsafePointer(to: &clear) { clearPointer in
+                                 area: (width: Int, height: Int), clearColor: SIMD4<Float>, clearsDepth: Bool) {
+        var clears = [VkClearValue](repeating: VkClearValue(), count: clearsDepth ? 2 : 1)
+        clears[0].color.float32 = (clearColor.x, clearColor.y, clearColor.z, clearColor.w)
+        if clearsDepth { clears[1].depthStencil = VkClearDepthStencilValue(depth: 1, stencil: 0) }
+        clears.withUnsafeBufferPointer { clearPointer in
             var info = VkRenderPassBeginInfo()
             info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO
             info.renderPass = renderPass
             info.framebuffer = framebuffer
             info.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(area.width), height: UInt32(area.height)))
-            info.clearValueCount = 1
-            info.pClearValues = clearPointer
+            info.clearValueCount = UInt32(clearPointer.count)
+            info.pClearValues = clearPointer.baseAddress
             vkCmdBeginRenderPass(commandBuffer, &info, VK_SUBPASS_CONTENTS_INLINE)
         }
     }
@@ -292,4 +355,7 @@ struct FramebufferTarget {
     var width: Int
     var height: Int
     var requiresExactSize = true
+    /// Whether `framebuffer` belongs to the depth render pass (`LayerPipeline.depthRenderPass()`), so
+    /// depth-ordered passes can be drawn into it. A swapchain's framebuffers are color only.
+    var hasDepth = false
 }

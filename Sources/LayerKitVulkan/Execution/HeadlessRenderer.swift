@@ -4,8 +4,10 @@ import LayerKitRender
 
 /// Renders `RenderGraph`s into an offscreen `width`×`height` RGBA8 image and reads it back as a `CGImage`.
 ///
-/// Input: graphs whose passes target `.frame(width:height:)` of this size. Output: `FrameCounters` per
-/// frame; `readback()` gives the last frame's pixels (premultiplied RGBA8, gamma-encoded as composited).
+/// Input: graphs whose passes target `.frame(width:height:)` of this size (the frame pass may be
+/// depth-ordered: the target has a depth attachment). Output: `FrameCounters` per frame; `readback()`
+/// gives the last frame's pixels (premultiplied RGBA8, gamma-encoded as composited);
+/// `lastFrameGPUResults()` what the GPU measured for the last frame.
 /// Frames in flight: two. `render` waits only for the frame two submissions back, so the CPU records while
 /// the GPU draws; `readback` waits for the last frame. Images are uploaded once per `CGImage` and kept
 /// while the image lives; offscreen surfaces come from the executor's pool, reused across frames. Cost per frame: uploads of new images, 256 bytes per item, one draw per batch,
@@ -46,7 +48,8 @@ package final class HeadlessRenderer: @unchecked Sendable {
     ) {
         let device = context.device
         let pipeline = try context.layerPipeline()
-        let target = try HeadlessTarget(device: device, allocator: context.allocator, renderPass: pipeline.renderPass, width: width, height: height)
+        let target = try HeadlessTarget(device: device, allocator: context.allocator, renderPass: try pipeline.depthRenderPass(),
+                                        width: width, height: height)
         let frames = try (0..<framesInFlight).map { try FrameContext(device: device, index: $0) }
         let staging = try StagingRing(device: device, allocator: context.allocator, capacity: stagingCapacity)
         let samplers = SamplerCache(device: device)
@@ -110,7 +113,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
         } catch {
             // Nothing of this frame runs: undo its uploads and signal the fence with an empty submission so
             // the context can be reused.
-            uploader.abandonFrameUploads(frame: frame)
+            executor.abandonFrame(frame)
             _ = vkQueueSubmit(context.device.queue, 0, nil, frame.fence)
             staging.endFrame(serial: serial)
             frame.serial = serial
@@ -136,6 +139,21 @@ package final class HeadlessRenderer: @unchecked Sendable {
         return target.image(from: buffer)
     }
 
+    /// What the GPU measured for the last rendered frame — fragments shaded (nil without pipeline
+    /// statistics) and seconds (nil without timestamps). Waits for that frame to finish.
+    ///
+    /// - Throws: `VulkanError.nothingRendered` before the first `render`.
+    package func lastFrameGPUResults() throws -> (fragments: Int?, seconds: Double?) {
+        try context.access.run {
+            guard let frame = lastFrame else { throw VulkanError.nothingRendered }
+            try frame.waitForCompletion()
+            return executor.gpuResults(of: frame)
+        }
+    }
+
+    /// Whether the device counts fragment-shader invocations (pipeline-statistics queries).
+    package var countsFragments: Bool { context.device.supportsPipelineStatistics }
+
     /// Waits until the GPU has finished every submitted frame.
     package func waitUntilIdle() throws {
         for frame in frames { try frame.waitForCompletion() }
@@ -160,6 +178,9 @@ package final class HeadlessRenderer: @unchecked Sendable {
         let limits = context.device.limits
         return Int(min(limits.maxImageDimension2D, limits.maxFramebufferWidth, limits.maxFramebufferHeight))
     }
+
+    /// The largest texture side the device samples (`maxImageDimension2D`): larger images are tiled.
+    package var maxTextureSize: Int { Int(context.device.limits.maxImageDimension2D) }
 
     /// Device memory blocks held by the context's allocator (growth checks).
     package var memoryBlockCount: Int { context.memoryBlockCount }

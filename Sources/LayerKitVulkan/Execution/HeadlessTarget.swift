@@ -3,13 +3,16 @@ import LayerKit
 
 /// The offscreen image a headless renderer draws into, and its readback.
 ///
-/// Input: a size. Output: a `VK_FORMAT_R8G8B8A8_UNORM` color image with a framebuffer for the layer
-/// render pass; `recordReadback` copies it into a host-visible buffer, `image(from:)` turns that buffer
-/// into a `CGImage` (premultiplied RGBA8, top row first). Cost: width × height × 4 bytes, twice.
+/// Input: a size and the layer render pass with a depth attachment (`LayerPipeline.depthRenderPass()`).
+/// Output: a `VK_FORMAT_R8G8B8A8_UNORM` color image and a depth image with a framebuffer for that pass
+/// (so frame passes may be depth-ordered); `recordReadback` copies the color image into a host-visible
+/// buffer, `image(from:)` turns that buffer into a `CGImage` (premultiplied RGBA8, top row first).
+/// Cost: width × height × 4 bytes, twice, plus the depth image.
 final class HeadlessTarget {
     let width: Int
     let height: Int
     let color: GPUImage
+    let depth: GPUDepthImage
     let framebuffer: VkFramebuffer
     private let device: VulkanDevice
 
@@ -27,17 +30,19 @@ final class HeadlessTarget {
             device: device, allocator: allocator, width: width, height: height,
             usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue,
             name: "headless target \(width)x\(height)")
-        var attachment: VkImageView? = color.view
+        depth = try GPUDepthImage(device: device, allocator: allocator, width: width, height: height,
+                                  name: "headless target depth \(width)x\(height)")
+        var attachments: [VkImageView?] = [color.view, depth.view]
         var info = VkFramebufferCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO
         info.renderPass = renderPass
-        info.attachmentCount = 1
+        info.attachmentCount = UInt32(attachments.count)
         info.width = UInt32(width)
         info.height = UInt32(height)
         info.layers = 1
         var framebuffer: VkFramebuffer?
-        try withUnsafePointer(to: &attachment) { attachmentPointer in
-            info.pAttachments = attachmentPointer
+        try attachments.withUnsafeMutableBufferPointer { attachmentPointer in
+            info.pAttachments = UnsafePointer(attachmentPointer.baseAddress)
             try check(vkCreateFramebuffer(device.handle, &info, nil, &framebuffer), "vkCreateFramebuffer(headless target)")
         }
         self.framebuffer = framebuffer!

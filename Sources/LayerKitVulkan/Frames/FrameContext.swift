@@ -20,6 +20,8 @@ final class FrameContext {
     var readbackBuffer: GPUBuffer?
     /// Whether the last submission copied the target into `readbackBuffer`.
     var hasReadback = false
+    /// The frame's GPU queries (fragments shaded, GPU time), made by the executor on first use.
+    var queries: GPUQueries?
     private var deferredReleases: [AnyObject] = []
     private let device: VulkanDevice
 

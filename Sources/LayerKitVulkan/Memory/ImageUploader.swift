@@ -47,24 +47,32 @@ final class GPUTexture {
 /// Input: the distinct images of a frame (and whether any binding wants them trilinear), the frame's
 /// command buffer. Output: resident `GPUTexture`s in SHADER_READ_ONLY_OPTIMAL; copy (and mip blit)
 /// commands recorded before the frame's first pass. Identity is the `CGImage` object; an image uploaded
-/// without mipmaps is uploaded again with them the first time a trilinear binding asks. A texture whose
-/// image has been deallocated is released after the frame in flight. Cost: width × height × 4 bytes
-/// through the staging ring per upload; nothing for an image already resident.
+/// without mipmaps is uploaded again with them the first time a trilinear binding asks. A tile of an image
+/// too large for one texture (`TextureSource.imageTile`) is a texture of its own, keyed by image and
+/// region. A texture whose image has been deallocated is released after the frame in flight.
+/// Cost: width × height × 4 bytes through the staging ring per upload; nothing for an image already
+/// resident.
 final class ImageUploader {
     /// Uploads since creation (the internal 1×1 white texture excluded).
     private(set) var imagesUploaded = 0
     /// Texel bytes uploaded since creation (level 0 only; mip levels are made on the GPU).
     private(set) var bytesUploaded = 0
 
-    private let device: VulkanDevice
-    private let allocator: MemoryAllocator
+    let device: VulkanDevice
+    let allocator: MemoryAllocator
     private let staging: StagingRing
     /// Shared with the executor's `SurfacePool`, so surfaces are sampled through the same sets and samplers.
     let samplers: SamplerCache
     let descriptors: DescriptorAllocator
-    private var textures: [ObjectIdentifier: GPUTexture] = [:]
+    private var textures: [TextureKey: GPUTexture] = [:]
     /// Images made resident by the frame being recorded (undone if that frame is abandoned).
-    private var uploadedThisFrame: [ObjectIdentifier] = []
+    private var uploadedThisFrame: [TextureKey] = []
+
+    /// A resident texture's identity: the image, and the region for a tile (nil: the whole image).
+    private struct TextureKey: Hashable {
+        var image: ObjectIdentifier
+        var region: PixelRect?
+    }
     private var whiteUploadedThisFrame = false
     /// Sampled by untextured batches, so every batch binds the same set layout.
     private var white: GPUTexture?
@@ -91,24 +99,47 @@ final class ImageUploader {
         }
     }
 
-    /// Makes every image in `images` resident, recording uploads into `commandBuffer`.
-    func prepare(_ images: [(image: CGImage, mipmapped: Bool)], commandBuffer: VkCommandBuffer, frame: FrameContext) throws {
+    /// Makes every image (or image tile, with a region) in `images` resident, recording uploads into
+    /// `commandBuffer`.
+    func prepare(_ images: [(image: CGImage, region: PixelRect?, mipmapped: Bool)], commandBuffer: VkCommandBuffer, frame: FrameContext) throws {
         if white == nil {
             let pixel = CGImage(width: 1, height: 1, bytesPerRow: 4, premultipliedRGBA: [255, 255, 255, 255], alphaInfo: .noneSkipLast)!
-            white = try upload(pixel, mipmapped: false, commandBuffer: commandBuffer, frame: frame, name: "white 1x1")
+            white = try upload(pixel, region: nil, mipmapped: false, commandBuffer: commandBuffer, frame: frame, name: "white 1x1")
             whiteUploadedThisFrame = true
         }
-        for (image, mipmapped) in images {
-            let key = ObjectIdentifier(image)
+        for (image, region, mipmapped) in images {
+            let key = TextureKey(image: ObjectIdentifier(image), region: region)
             if let existing = textures[key] {
                 if existing.source === image && (!mipmapped || existing.image.mipLevels > 1) { continue }
                 frame.deferRelease(existing)
             }
-            textures[key] = try upload(image, mipmapped: mipmapped, commandBuffer: commandBuffer, frame: frame, name: "image \(image.width)x\(image.height)")
+            let name = region.map { "tile \($0) of image \(image.width)x\(image.height)" } ?? "image \(image.width)x\(image.height)"
+            textures[key] = try upload(image, region: region, mipmapped: mipmapped, commandBuffer: commandBuffer, frame: frame, name: name)
             uploadedThisFrame.append(key)
             imagesUploaded += 1
-            bytesUploaded += image.width * image.height * 4
+            bytesUploaded += (region?.width ?? image.width) * (region?.height ?? image.height) * 4
         }
+    }
+
+    /// Counts an upload made on the uploader's behalf (atlas placements).
+    func countUpload(bytes: Int) {
+        imagesUploaded += 1
+        bytesUploaded += bytes
+    }
+
+    /// `size` bytes of staging memory for this frame's copies, filled by `fill`: a slot of the ring, or a
+    /// one-off buffer released after `frame` when the ring is full.
+    func stage(size: Int, frame: FrameContext, name: String, fill: (UnsafeMutableRawPointer) -> Void) throws -> (buffer: VkBuffer, offset: UInt64) {
+        if let slot = staging.allocate(size: UInt64(size), alignment: 16) {
+            fill(slot.pointer)
+            return (staging.buffer.handle, slot.offset)
+        }
+        let oneOff = try GPUBuffer(
+            device: device, allocator: allocator, size: UInt64(size), usage: VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue,
+            location: .upload, name: "staging · \(name)")
+        frame.deferRelease(oneOff)
+        fill(oneOff.mapped!)
+        return (oneOff.handle, 0)
     }
 
     /// Forgets the uploads of a frame whose commands will never run (recording failed), so a later frame
@@ -131,16 +162,23 @@ final class ImageUploader {
         guard let binding else {
             return try white!.descriptorSet(for: Self.whiteSampler, samplers: samplers, device: device)
         }
-        guard let image = binding.image else { preconditionFailure("\(binding.source) is not an image") }
-        guard let texture = textures[ObjectIdentifier(image)] else {
-            preconditionFailure("image \(image.width)x\(image.height) was not prepared this frame")
+        let textureKey: TextureKey
+        switch binding.source {
+        case let .image(image): textureKey = TextureKey(image: ObjectIdentifier(image), region: nil)
+        case let .imageTile(image, region): textureKey = TextureKey(image: ObjectIdentifier(image), region: region)
+        default: preconditionFailure("\(binding.source) is not an image")
+        }
+        guard let texture = textures[textureKey] else {
+            preconditionFailure("\(binding.source) was not prepared this frame")
         }
         let key = SamplerCache.Key(minification: binding.minification, magnification: binding.magnification)
         return try texture.descriptorSet(for: key, samplers: samplers, device: device)
     }
 
-    private func upload(_ source: CGImage, mipmapped: Bool, commandBuffer: VkCommandBuffer, frame: FrameContext, name: String) throws -> GPUTexture {
-        let width = source.width, height = source.height
+    private func upload(_ source: CGImage, region: PixelRect?, mipmapped: Bool, commandBuffer: VkCommandBuffer, frame: FrameContext,
+                        name: String) throws -> GPUTexture {
+        let area = region ?? PixelRect(x: 0, y: 0, width: source.width, height: source.height)
+        let width = area.width, height = area.height
         let limit = Int(device.limits.maxImageDimension2D)
         guard width <= limit, height <= limit else { throw VulkanError.imageTooLarge(width: width, height: height, limit: limit) }
         let levels = mipmapped ? GPUImage.fullMipChainLength(width: width, height: height) : 1
@@ -148,24 +186,14 @@ final class ImageUploader {
         if levels > 1 { usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue }
         let image = try GPUImage(device: device, allocator: allocator, width: width, height: height, mipLevels: levels, usage: usage, name: name)
 
-        // Stage the texels tightly packed (the image's rows may be padded).
+        // Stage the texels tightly packed (the image's rows may be padded; a tile is part of each row).
         let rowBytes = width * 4
-        let size = UInt64(rowBytes * height)
-        let stagingBuffer: VkBuffer
-        let stagingOffset: UInt64
-        let destination: UnsafeMutableRawPointer
-        if let slot = staging.allocate(size: size, alignment: 16) {
-            (stagingBuffer, stagingOffset, destination) = (staging.buffer.handle, slot.offset, slot.pointer)
-        } else {
-            let oneOff = try GPUBuffer(
-                device: device, allocator: allocator, size: size, usage: VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue,
-                location: .upload, name: "staging · \(name)")
-            frame.deferRelease(oneOff)
-            (stagingBuffer, stagingOffset, destination) = (oneOff.handle, 0, oneOff.mapped!)
-        }
-        source.pixelData.withUnsafeBytes { pixels in
-            for row in 0..<height {
-                (destination + row * rowBytes).copyMemory(from: pixels.baseAddress! + row * source.bytesPerRow, byteCount: rowBytes)
+        let (stagingBuffer, stagingOffset) = try stage(size: rowBytes * height, frame: frame, name: name) { destination in
+            source.pixelData.withUnsafeBytes { pixels in
+                let first = pixels.baseAddress! + area.minY * source.bytesPerRow + area.minX * 4
+                for row in 0..<height {
+                    (destination + row * rowBytes).copyMemory(from: first + row * source.bytesPerRow, byteCount: rowBytes)
+                }
             }
         }
 

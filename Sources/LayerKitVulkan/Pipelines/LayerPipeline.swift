@@ -8,7 +8,13 @@ import LayerKitRender
 /// State: triangle strip of 4 vertices without vertex buffers, no culling (transforms may mirror),
 /// premultiplied source-over blending (ONE, ONE_MINUS_SRC_ALPHA) for color and alpha, dynamic viewport
 /// and scissor. Offscreen passes use `SurfacePipelines`, built from the same shaders and layouts against
-/// the surface render pass. Cost: one pipeline compile, cached on disk by `PipelineCache`.
+/// the surface render pass.
+/// Depth: frame targets with a depth attachment (the headless target) use `depthRenderPass` — color
+/// plus a `device.depthFormat` attachment cleared to 1 — and the pipeline for each `DepthPhase`:
+/// `.none` no depth test (painter's order), `.opaque` depth test LESS with depth writes, blending off and
+/// partially covered fragments discarded (specialization constant 0 of layer_quad.frag), `.translucent`
+/// depth test LESS without writes, source-over. They are built on first use.
+/// Cost: one pipeline compile per variant used, cached on disk by `PipelineCache`.
 final class LayerPipeline {
     let renderPass: VkRenderPass
     let instanceSetLayout: VkDescriptorSetLayout
@@ -18,11 +24,15 @@ final class LayerPipeline {
     /// The cache it was compiled through, for the variants built later (`SurfacePipelines`).
     let cache: PipelineCache
     private let device: VulkanDevice
+    private let format: VkFormat
+    private var depthPass: VkRenderPass?
+    private var depthPipelines: [DepthPhase: VkPipeline] = [:]
 
     /// - Parameter format: the color target's format (`GPUImage.format` offscreen; a swapchain's format).
     init(device: VulkanDevice, cache: PipelineCache, format: VkFormat = GPUImage.format) throws {
         self.device = device
         self.cache = cache
+        self.format = format
         renderPass = try Self.makeRenderPass(device: device, format: format, destination: .frame)
         instanceSetLayout = try Self.makeSetLayout(
             device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, stages: VK_SHADER_STAGE_VERTEX_BIT.rawValue, name: "set 0 · instances")
@@ -44,11 +54,31 @@ final class LayerPipeline {
     }
 
     deinit {
+        for variant in depthPipelines.values { vkDestroyPipeline(device.handle, variant, nil) }
+        if let depthPass { vkDestroyRenderPass(device.handle, depthPass, nil) }
         vkDestroyPipeline(device.handle, pipeline, nil)
         vkDestroyPipelineLayout(device.handle, layout, nil)
         vkDestroyDescriptorSetLayout(device.handle, textureSetLayout, nil)
         vkDestroyDescriptorSetLayout(device.handle, instanceSetLayout, nil)
         vkDestroyRenderPass(device.handle, renderPass, nil)
+    }
+
+    /// The frame render pass with a depth attachment (attachment 1), made on first use.
+    func depthRenderPass() throws -> VkRenderPass {
+        if let depthPass { return depthPass }
+        let pass = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthFormat)
+        depthPass = pass
+        return pass
+    }
+
+    /// The frame pipeline for draws in `phase`, against `depthRenderPass()`, made on first use.
+    func depthPipeline(for phase: DepthPhase) throws -> VkPipeline {
+        if let existing = depthPipelines[phase] { return existing }
+        let made = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: try depthRenderPass(),
+                                         blend: .sourceOver, depth: phase)
+        device.labels.name(made, VK_OBJECT_TYPE_PIPELINE, "layer quad · depth \(phase)")
+        depthPipelines[phase] = made
+        return made
     }
 
     /// What a color render pass's image is for once the pass ends.
@@ -65,7 +95,10 @@ final class LayerPipeline {
     /// surface, written again after an earlier pass sampled it) fragment-shader reads of the image, and
     /// make its writes visible to what follows: the readback copy for the frame, fragment-shader reads for
     /// a surface.
-    static func makeRenderPass(device: VulkanDevice, format: VkFormat, destination: Destination) throws -> VkRenderPass {
+    /// With `depthFormat`, attachment 1 is a depth buffer cleared to 1 and not stored; the dependencies
+    /// then also order its clear after earlier frames' depth tests.
+    static func makeRenderPass(device: VulkanDevice, format: VkFormat, destination: Destination,
+                               depthFormat: VkFormat? = nil) throws -> VkRenderPass {
         var attachment = VkAttachmentDescription()
         attachment.format = format
         attachment.samples = VK_SAMPLE_COUNT_1_BIT
@@ -80,6 +113,21 @@ final class LayerPipeline {
         subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS
         subpass.colorAttachmentCount = 1
         subpass.pColorAttachments = UnsafePointer(arena.pointer(to: VkAttachmentReference(attachment: 0, layout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)))
+        var attachments = [attachment]
+        if let depthFormat {
+            var depth = VkAttachmentDescription()
+            depth.format = depthFormat
+            depth.samples = VK_SAMPLE_COUNT_1_BIT
+            depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
+            depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
+            depth.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
+            depth.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
+            depth.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
+            depth.finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+            attachments.append(depth)
+            subpass.pDepthStencilAttachment = UnsafePointer(arena.pointer(
+                to: VkAttachmentReference(attachment: 1, layout: VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL)))
+        }
         var dependencies = [VkSubpassDependency](repeating: VkSubpassDependency(), count: 2)
         let colorOutput = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
         let transfer = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
@@ -92,6 +140,14 @@ final class LayerPipeline {
         dependencies[0].srcAccessMask = Access.colorWrite
         dependencies[0].dstStageMask = colorOutput
         dependencies[0].dstAccessMask = Access.colorWrite | Access.colorRead
+        if depthFormat != nil {
+            // The depth buffer is cleared each frame after the previous frame's tests wrote it.
+            let tests = VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT.rawValue | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT.rawValue
+            dependencies[0].srcStageMask |= tests
+            dependencies[0].srcAccessMask |= Access.depthWrite
+            dependencies[0].dstStageMask |= tests
+            dependencies[0].dstAccessMask |= Access.depthWrite | Access.depthRead
+        }
         dependencies[1].srcSubpass = 0
         dependencies[1].dstSubpass = VK_SUBPASS_EXTERNAL
         dependencies[1].srcStageMask = colorOutput
@@ -106,14 +162,14 @@ final class LayerPipeline {
         }
         var info = VkRenderPassCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO
-        info.attachmentCount = 1
-        info.pAttachments = UnsafePointer(arena.pointer(to: attachment))
+        info.attachmentCount = UInt32(attachments.count)
+        info.pAttachments = UnsafePointer(arena.pointer(to: attachments))
         info.subpassCount = 1
         info.pSubpasses = UnsafePointer(arena.pointer(to: subpass))
         info.dependencyCount = UInt32(dependencies.count)
         info.pDependencies = UnsafePointer(arena.pointer(to: dependencies))
         var renderPass: VkRenderPass?
-        let name = destination == .frame ? "layer color pass" : "surface color pass"
+        let name = destination == .frame ? (depthFormat == nil ? "layer color pass" : "layer color+depth pass") : "surface color pass"
         try check(vkCreateRenderPass(device.handle, &info, nil, &renderPass), "vkCreateRenderPass(\(name))")
         device.labels.name(renderPass, VK_OBJECT_TYPE_RENDER_PASS, name)
         return renderPass!
@@ -152,9 +208,11 @@ final class LayerPipeline {
     }
 
     /// The layer-quad pipeline for `renderPass` with `blend` (see `BlendMode`: source-over is
-    /// (ONE, ONE_MINUS_SRC_ALPHA), destination-in is (ZERO, SRC_ALPHA), for color and alpha alike).
+    /// (ONE, ONE_MINUS_SRC_ALPHA), destination-in is (ZERO, SRC_ALPHA), additive (ONE, ONE), for color and
+    /// alpha alike). `depth` nil: the render pass has no depth attachment; otherwise the state of that
+    /// phase (see the type's contract).
     static func makePipeline(device: VulkanDevice, cache: PipelineCache, layout: VkPipelineLayout, renderPass: VkRenderPass,
-                             blend blendMode: BlendMode) throws -> VkPipeline {
+                             blend blendMode: BlendMode, depth: DepthPhase? = nil) throws -> VkPipeline {
         let vertex = try makeShaderModule(device: device, named: "layer_quad.vert")
         defer { vkDestroyShaderModule(device.handle, vertex, nil) }
         let fragment = try makeShaderModule(device: device, named: "layer_quad.frag")
@@ -162,12 +220,21 @@ final class LayerPipeline {
 
         let arena = CreateInfoArena()
         let entry = arena.cString("main")
+        // Specialization constant 0 of the fragment shader: discard partially covered fragments (opaque phase).
+        let discardEntry = VkSpecializationMapEntry(constantID: 0, offset: 0, size: MemoryLayout<VkBool32>.size)
+        var specialization = VkSpecializationInfo()
+        specialization.mapEntryCount = 1
+        specialization.pMapEntries = UnsafePointer(arena.pointer(to: discardEntry))
+        specialization.dataSize = MemoryLayout<VkBool32>.size
+        specialization.pData = UnsafeRawPointer(arena.pointer(to: VkBool32(depth == .opaque ? VK_TRUE : VK_FALSE)))
+        let specializationPointer = UnsafePointer(arena.pointer(to: specialization))
         let stages = [(VK_SHADER_STAGE_VERTEX_BIT, vertex), (VK_SHADER_STAGE_FRAGMENT_BIT, fragment)].map { stage, module in
             var info = VkPipelineShaderStageCreateInfo()
             info.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
             info.stage = stage
             info.module = module
             info.pName = entry
+            if stage == VK_SHADER_STAGE_FRAGMENT_BIT { info.pSpecializationInfo = specializationPointer }
             return info
         }
         var vertexInput = VkPipelineVertexInputStateCreateInfo()
@@ -189,10 +256,12 @@ final class LayerPipeline {
         multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO
         multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT
         var blendAttachment = VkPipelineColorBlendAttachmentState()
-        blendAttachment.blendEnable = VkBool32(VK_TRUE)
+        // Opaque-phase draws replace what is under them (alpha 1, coverage 1): no blending needed.
+        blendAttachment.blendEnable = VkBool32(depth == .opaque ? VK_FALSE : VK_TRUE)
         let (source, destination) = switch blendMode {
         case .sourceOver: (VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA)
         case .destinationIn: (VK_BLEND_FACTOR_ZERO, VK_BLEND_FACTOR_SRC_ALPHA)
+        case .additive: (VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE)
         }
         blendAttachment.srcColorBlendFactor = source
         blendAttachment.dstColorBlendFactor = destination
@@ -222,6 +291,16 @@ final class LayerPipeline {
         info.pRasterizationState = UnsafePointer(arena.pointer(to: raster))
         info.pMultisampleState = UnsafePointer(arena.pointer(to: multisample))
         info.pColorBlendState = UnsafePointer(arena.pointer(to: blend))
+        if let depth {
+            var depthState = VkPipelineDepthStencilStateCreateInfo()
+            depthState.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO
+            depthState.depthTestEnable = VkBool32(depth == .none ? VK_FALSE : VK_TRUE)
+            depthState.depthWriteEnable = VkBool32(depth == .opaque ? VK_TRUE : VK_FALSE)
+            depthState.depthCompareOp = VK_COMPARE_OP_LESS
+            depthState.minDepthBounds = 0
+            depthState.maxDepthBounds = 1
+            info.pDepthStencilState = UnsafePointer(arena.pointer(to: depthState))
+        }
         info.pDynamicState = UnsafePointer(arena.pointer(to: dynamic))
         info.layout = layout
         info.renderPass = renderPass

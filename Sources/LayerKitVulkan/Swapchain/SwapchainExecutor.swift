@@ -50,6 +50,9 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         package var lastFrame = FrameStatistics()
         /// Device memory blocks held by the context's allocator after the last frame (leak checks).
         package var memoryBlockCount = 0
+        /// Whether the swapchain's images can be copied out for captures (the surface allows
+        /// `VK_IMAGE_USAGE_TRANSFER_SRC_BIT`; every desktop driver does).
+        package var supportsCapture = true
     }
 
     /// The present mode asked for (`LK_PRESENT_MODE`); the one in use is in `status`.
@@ -160,7 +163,8 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     }
 
     /// Waits until the capture `ticket` was taken and returns it (premultiplied RGBA8 as the window shows
-    /// it: opaque, over black); nil when `timeout` passes first (no frame was presented).
+    /// it: opaque, over black); nil when `timeout` passes first (no frame was presented) or the swapchain
+    /// cannot be copied (`status.supportsCapture`).
     package func waitForCapture(_ ticket: Int, timeout: TimeInterval) -> CGImage? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
@@ -207,6 +211,14 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         staging.frameCompleted(serial: frame.serial)
         uploader.collectGarbage(frame: frame)
         let capture = captureTicket != nil && swapchain.supportsReadback
+        if let captureTicket, !swapchain.supportsReadback {
+            // Answer at once: no frame of this swapchain can be copied.
+            condition.lock()
+            capturesServed = captureTicket
+            capturedImage = nil
+            condition.broadcast()
+            condition.unlock()
+        }
         let counters: FrameCounters
         do {
             counters = try record(graph, swapchain: swapchain, imageIndex: imageIndex, frame: frame, capture: capture)
@@ -240,7 +252,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         let statistics = FrameStatistics(
             layerQuads: graph.passes.reduce(0) { $0 + $1.items.count }, drawCalls: counters.drawCalls,
             instances: counters.instances, passes: counters.passes, imagesUploaded: counters.imagesUploaded,
-            bytesUploaded: counters.bytesUploaded)
+            bytesUploaded: counters.bytesUploaded, offscreenReasons: counters.offscreenReasons)
         let blocks = context.allocator.blockCount
         condition.lock()
         if presented { sharedStatus.framesPresented += 1 } else { sharedStatus.framesSkipped += 1 }
@@ -309,6 +321,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         sharedStatus.presentMode = presentMode
         sharedStatus.width = extent.width
         sharedStatus.height = extent.height
+        sharedStatus.supportsCapture = swapchain!.supportsReadback
         condition.unlock()
         context.logger.debug("swapchain created", metadata: [
             "size": "\(extent.width)x\(extent.height)", "presentMode": "\(presentMode!.rawValue)", "generation": "\(generation)",

@@ -1,0 +1,57 @@
+/// What must be equal for draws to share one instanced draw call: the pipeline state (blend mode and
+/// depth phase) and the texture bound (source and filters; untextured draws bind none, the backend's
+/// white texture).
+package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
+    package var texture: TextureBinding?
+    package var blend: BlendMode
+    package var depth: DepthPhase
+
+    package init(texture: TextureBinding?, blend: BlendMode, depth: DepthPhase = .none) {
+        self.texture = texture
+        self.blend = blend
+        self.depth = depth
+    }
+
+    /// The key of `item` drawn in `phase`.
+    package init(_ item: DrawItem, depth phase: DepthPhase = .none) {
+        self.init(texture: item.texture, blend: item.blend, depth: phase)
+    }
+
+    package var description: String {
+        var text: String
+        switch texture?.source {
+        case nil: text = "untextured"
+        case let .image(image)?: text = "image \(image.width)×\(image.height)"
+        case let .imageTile(image, region)?: text = "tile \(region) of image \(image.width)×\(image.height)"
+        case let .surface(surface)?: text = "\(surface)"
+        case let .atlas(page)?: text = "\(page)"
+        }
+        if blend != .sourceOver { text += " · \(blend)" }
+        if depth != .none { text += " · \(depth)" }
+        return text
+    }
+}
+
+/// How a draw takes part in a depth-ordered pass (`RenderPass.depthOrdered`).
+package enum DepthPhase: Hashable, Sendable {
+    /// No depth test: the pass is drawn in painter's order.
+    case none
+    /// Opaque draws, front to back, first: depth test LESS and depth write; a fragment not fully covered
+    /// is discarded, so depth is written only where the draw paints its pixel completely.
+    case opaque
+    /// Everything else, back to front, after the opaque draws: depth test LESS, no depth write.
+    case translucent
+}
+
+/// One instanced draw call: `key` and a contiguous run `range` of the pass's `drawOrder`.
+package struct DrawBatch: Hashable, Sendable {
+    package var key: BatchKey
+    package var range: Range<Int>
+
+    package init(key: BatchKey, range: Range<Int>) {
+        self.key = key
+        self.range = range
+    }
+
+    package var count: Int { range.count }
+}

@@ -1,0 +1,139 @@
+/// Plans how a pass's draws are recorded: in which order, and cut into which instanced draw calls.
+///
+/// Input: the pass's items in painter's order (after culling) with their pixel footprints, and, for a
+/// depth-ordered pass, each item's depth phase (`DepthPhase`).
+/// Output: `drawOrder` (item indices in recording order) and `DrawBatch`es (contiguous runs of it that
+/// share a `BatchKey`, one draw call each).
+/// Algorithm (WebRender's alpha batching): items are visited in painter's order. An item joins the last
+/// batch when its key matches; otherwise it may join an earlier batch with its key, searching back at
+/// most `lookBack` batches, provided no item of the batches it would jump over shares a pixel with it
+/// (by footprint) — drawing it earlier then changes nothing, since only draws that touch the same pixel
+/// depend on their order. Failing that it starts a new batch. Batches remember up to `rectsPerBatch`
+/// footprints exactly and the rest as one bounding rect, so the overlap test may refuse a valid move
+/// (more draw calls), never allow a wrong one. In a depth-ordered pass the opaque items come first, in
+/// one batch per key regardless of overlap (the depth test resolves their order), each batch and the
+/// batches themselves front to back so early depth tests reject hidden fragments; the other items follow,
+/// batched as above among themselves. `merge == false` (`DebugOptions.disableBatching`): one batch per
+/// item, painter's order (opaque ones first, front to back, in a depth-ordered pass).
+/// Cost: O(n · lookBack · rectsPerBatch) overlap tests at most; O(n) for the opaque phase.
+package struct Batcher {
+    /// How many batches back an item may move to join one with its key.
+    package var lookBack = 10
+    /// Footprints a batch keeps exactly for overlap tests; further ones are merged into one bounding rect.
+    package var rectsPerBatch = 16
+    /// Whether items share draw calls at all.
+    package var merge = true
+
+    package init() {}
+
+    /// Consecutive items with equal keys, painter's order: the plan of a pass nobody compiled.
+    package static func consecutiveBatches(_ items: [DrawItem]) -> [DrawBatch] {
+        var batches: [DrawBatch] = []
+        var start = 0
+        while start < items.count {
+            let key = BatchKey(items[start])
+            var end = start + 1
+            while end < items.count && BatchKey(items[end]) == key { end += 1 }
+            batches.append(DrawBatch(key: key, range: start..<end))
+            start = end
+        }
+        return batches
+    }
+
+    /// The recording plan for `items` (see the type's contract). `phases` is nil for a pass drawn
+    /// without a depth test.
+    package func plan(_ items: [DrawItem], footprints: [PixelRect], phases: [DepthPhase]? = nil) -> (order: [Int], batches: [DrawBatch]) {
+        precondition(footprints.count == items.count && (phases?.count ?? items.count) == items.count, "one footprint and phase per item")
+        var building: [Building] = []
+        building.reserveCapacity(merge ? 16 : items.count)
+
+        // Opaque phase: front to back, one batch per key.
+        if let phases {
+            var batchOfKey: [BatchKey: Int] = [:]
+            for index in items.indices.reversed() where phases[index] == .opaque {
+                let key = BatchKey(items[index], depth: .opaque)
+                if merge, let existing = batchOfKey[key] {
+                    building[existing].items.append(index)
+                } else {
+                    batchOfKey[key] = building.count
+                    building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
+                }
+            }
+        }
+        let firstPainterBatch = building.count
+
+        // Painter's phase: back to front, moving items back past batches they do not overlap.
+        for index in items.indices where phases?[index] != .opaque {
+            let key = BatchKey(items[index], depth: phases == nil ? .none : .translucent)
+            let footprint = footprints[index]
+            guard merge else {
+                building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
+                continue
+            }
+            var target: Int?
+            var candidate = building.count - 1
+            while candidate >= max(firstPainterBatch, building.count - lookBack) {
+                if building[candidate].key == key {
+                    target = candidate
+                    break
+                }
+                if building[candidate].region.intersects(footprint) { break }
+                candidate -= 1
+            }
+            if let target {
+                building[target].items.append(index)
+                building[target].region.add(footprint)
+            } else {
+                var region = BatchRegion(limit: rectsPerBatch)
+                region.add(footprint)
+                building.append(Building(key: key, items: [index], region: region))
+            }
+        }
+
+        var order: [Int] = []
+        order.reserveCapacity(items.count)
+        var batches: [DrawBatch] = []
+        batches.reserveCapacity(building.count)
+        for batch in building {
+            let start = order.count
+            order.append(contentsOf: batch.items)
+            batches.append(DrawBatch(key: batch.key, range: start..<order.count))
+        }
+        return (order, batches)
+    }
+
+    /// A batch being built: its key, its items in recording order, and where they draw.
+    private struct Building {
+        var key: BatchKey
+        var items: [Int]
+        var region: BatchRegion
+    }
+}
+
+/// The pixels a batch's items may touch: up to `limit` footprints kept exactly, the rest as one bounding
+/// rect (conservative).
+struct BatchRegion {
+    private(set) var bounds: PixelRect?
+    private var rects: [PixelRect] = []
+    private var spill: PixelRect?
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    mutating func add(_ rect: PixelRect) {
+        bounds = bounds.map { $0.union(rect) } ?? rect
+        if rects.count < limit {
+            rects.append(rect)
+        } else {
+            spill = spill.map { $0.union(rect) } ?? rect
+        }
+    }
+
+    func intersects(_ rect: PixelRect) -> Bool {
+        guard let bounds, bounds.intersects(rect) else { return false }
+        if let spill, spill.intersects(rect) { return true }
+        return rects.contains { $0.intersects(rect) }
+    }
+}

@@ -1,0 +1,138 @@
+/// Packs small images into shared texture pages, so draws of different images can share a batch.
+///
+/// Input: the images of a frame's textured draws (`placement(for:)`), frame by frame (`beginFrame()`).
+/// Output: for each image at most `maxImageSide` texels a side, an `AtlasPlacement` — a page and the
+/// rect of its texels there — kept across frames; the backend uploads a placement once, when a graph
+/// first lists it (`RenderGraph.atlasPlacements`), into the page's texture.
+/// Layout: every placement has a one-texel gutter repeating its edge texels (the backend fills it), and
+/// draws clamp their texture coordinates to the centres of the edge texels (`LayerInstance.uvClamp`), so
+/// nearest and linear filtering read exactly what a texture of the image alone would give with
+/// clamp-to-edge. Mipmapped (trilinear) draws are not atlased. Pages are `pageSize` texels square, at
+/// most `maxPages`; when they are full an image stays a texture of its own.
+/// Lifetime: an image is found by identity (as uploads are); a placement whose image has been
+/// deallocated, or that no frame has used for `evictAfterFrames` frames, is freed (checked every 32
+/// frames). Only the render thread uses an atlas. Cost: O(1) per lookup, O(pages × shelves) per new
+/// placement, O(placements) per sweep.
+package final class ImageAtlas: @unchecked Sendable {
+    package let pageSize: Int
+    package let maxPages: Int
+    package let maxImageSide: Int
+    package let evictAfterFrames: Int
+
+    private var pages: [AtlasAllocator] = []
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    private var frame = 0
+    private var nextSerial = 0
+
+    /// A placement, holding its image weakly (the atlas never keeps an image alive).
+    private struct Entry {
+        weak var image: CGImage?
+        var page: AtlasPageID
+        var serial: Int
+        var rect: PixelRect
+        var allocationID: Int
+        var lastUsedFrame: Int
+    }
+
+    package init(pageSize: Int = 1024, maxPages: Int = 8, maxImageSide: Int = 256, evictAfterFrames: Int = 120) {
+        precondition(pageSize >= 3, "an atlas page holds at least one texel and its gutter")
+        self.pageSize = pageSize
+        self.maxPages = maxPages
+        // An image and its gutter fit in a page.
+        self.maxImageSide = min(maxImageSide, pageSize - 2)
+        self.evictAfterFrames = evictAfterFrames
+    }
+
+    /// Pages in use (each `pageSize`² texels).
+    package var pageCount: Int { pages.count }
+
+    /// Images placed now.
+    package var placementCount: Int { entries.count }
+
+    /// Starts a frame: placements unused for too long, or whose image is gone, are freed.
+    package func beginFrame() {
+        frame += 1
+        guard frame % 32 == 0 else { return }
+        for (key, entry) in entries where entry.image == nil || frame - entry.lastUsedFrame > evictAfterFrames {
+            pages[entry.page.rawValue].deallocate(entry.allocationID)
+            entries[key] = nil
+        }
+    }
+
+    /// Whether `image` drawn with these filters may live in the atlas.
+    package func accepts(_ image: CGImage, minification: TextureFilter, magnification: TextureFilter) -> Bool {
+        image.width <= maxImageSide && image.height <= maxImageSide && minification != .trilinear && magnification != .trilinear
+    }
+
+    /// The placement of `image`, making one when it has none; nil when the pages are full.
+    package func placement(for image: CGImage) -> AtlasPlacement? {
+        let key = ObjectIdentifier(image)
+        if var entry = entries[key] {
+            if entry.image === image {
+                entry.lastUsedFrame = frame
+                entries[key] = entry
+                return AtlasPlacement(page: entry.page, serial: entry.serial, image: image, rect: entry.rect, pageSize: pageSize)
+            }
+            // An image deallocated since; its identifier was reused.
+            pages[entry.page.rawValue].deallocate(entry.allocationID)
+            entries[key] = nil
+        }
+        guard image.width <= maxImageSide, image.height <= maxImageSide else { return nil }
+        for index in 0..<maxPages {
+            if index == pages.count { pages.append(AtlasAllocator(width: pageSize, height: pageSize)) }
+            guard let allocation = pages[index].allocate(width: image.width + 2, height: image.height + 2) else { continue }
+            let inner = PixelRect(x: allocation.rect.minX + 1, y: allocation.rect.minY + 1, width: image.width, height: image.height)
+            let placement = AtlasPlacement(page: AtlasPageID(index), serial: nextSerial, image: image, rect: inner, pageSize: pageSize)
+            nextSerial += 1
+            entries[key] = Entry(image: image, page: placement.page, serial: placement.serial, rect: inner, allocationID: allocation.id,
+                                 lastUsedFrame: frame)
+            return placement
+        }
+        return nil
+    }
+
+    /// `item` drawing `image` from its placement: the texture becomes the page, uv are remapped into the
+    /// placement and clamped to its edge texels' centres.
+    package static func remap(_ item: DrawItem, to placement: AtlasPlacement) -> DrawItem {
+        var item = item
+        guard let texture = item.texture else { return item }
+        let page = Float(placement.pageSize)
+        let origin = SIMD2<Float>(Float(placement.rect.minX), Float(placement.rect.minY))
+        let size = SIMD2<Float>(Float(placement.rect.width), Float(placement.rect.height))
+        let uv = item.instance.uv
+        let start = (origin + SIMD2(uv.x, uv.y) * size) / page
+        let end = (origin + SIMD2(uv.z, uv.w) * size) / page
+        item.instance.uv = SIMD4(start.x, start.y, end.x, end.y)
+        item.instance.uvClamp = SIMD4((origin.x + 0.5) / page, (origin.y + 0.5) / page,
+                                      (origin.x + size.x - 0.5) / page, (origin.y + size.y - 0.5) / page)
+        item.instance.flags.insert(.clampUV)
+        item.texture = TextureBinding(source: .atlas(placement.page), minification: texture.minification,
+                                      magnification: texture.magnification)
+        return item
+    }
+}
+
+/// Names one page of an `ImageAtlas`.
+package struct AtlasPageID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package var rawValue: Int
+
+    package init(_ rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    package static func < (lhs: AtlasPageID, rhs: AtlasPageID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    package var description: String { "atlas page \(rawValue)" }
+}
+
+/// Where an image lives in an atlas: its page and the rect of its texels there (the one-texel gutter
+/// around it excluded). `serial` is unique for the atlas's life, so a backend knows a placement it has
+/// uploaded even when a freed rect is handed to another image.
+package struct AtlasPlacement: Sendable {
+    package var page: AtlasPageID
+    package var serial: Int
+    package var image: CGImage
+    package var rect: PixelRect
+    /// The page's side in texels.
+    package var pageSize: Int
+}

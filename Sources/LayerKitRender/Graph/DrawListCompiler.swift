@@ -1,0 +1,247 @@
+/// Turns the graph the builder made into the graph a backend records: culled, ordered and batched draw
+/// lists (DESIGN.md §4, "within a pass").
+///
+/// Input: a `RenderGraph` straight from `RenderGraphBuilder` (items in painter's order), the debug
+/// options, and for `flashUpdates` the layers that changed this frame.
+/// Output: the same passes, minus offscreen passes nothing samples any more, each with
+/// - items: the builder's in painter's order, minus those culled — off-target (`TargetCuller`) and
+///   hidden under later opaque items (`OcclusionCuller`) — images larger than `maxTextureSize` split
+///   into tiles (`ImageTiling`), small images moved into the atlas when there is one (`ImageAtlas`),
+///   and the debug views' quads (`DebugVisualization`);
+/// - `drawOrder` and `batches` (`Batcher`): for the frame pass with `depthTesting`, opaque items first,
+///   front to back, with depth writes, then the rest back to front with a depth test, every item carrying
+///   its depth (item i of n at (n − i) / (n + 1), so later items are nearer);
+/// - `culled` counts; and the graph's `statistics` (layers, quads, batches, passes) and the atlas
+///   placements it samples.
+/// A culled composite of an offscreen surface takes the surface's pass (and the passes only it
+/// sampled) with it. `disableCulling` keeps every item and draws the frame without a depth test;
+/// `disableBatching` gives every item its own draw call in painter's order and leaves the atlas unused.
+/// Neither changes a pixel; the views do (that is what they are for) and turn the depth test off.
+/// Cost: O(n) per pass plus the culler's and batcher's costs; no GPU.
+package struct DrawListCompiler: Sendable {
+    package var options: DebugOptions = []
+    /// Whether the frame's pass may be drawn with a depth attachment (the backend's frame target has one).
+    package var depthTesting = false
+    /// The largest texture side the backend samples; larger images are tiled.
+    package var maxTextureSize = 16_384
+    /// Where small images are packed; nil: every image is a texture of its own.
+    package var atlas: ImageAtlas?
+    package var occlusion = OcclusionCuller()
+    package var batcher = Batcher()
+
+    package init() {}
+
+    /// The compiled graph (see the type's contract). Pass the graph with `consume` where it is not used
+    /// afterwards: its draw lists are then edited in place instead of copied.
+    package func compile(_ graph: consuming RenderGraph, updatedLayers: Set<LayerID> = []) -> RenderGraph {
+        var result = consume graph
+        var statistics = result.statistics
+        let culling = !options.contains(.disableCulling)
+        let batching = !options.contains(.disableBatching)
+        let views = options.intersection(DebugOptions.views)
+        var batcher = self.batcher
+        batcher.merge = batching
+        let atlas = batching ? self.atlas : nil
+        atlas?.beginFrame()
+
+        let frameIndex = result.passes.lastIndex { if case .frame = $0.target { true } else { false } }
+        let frameTarget = frameIndex.map { result.passes[$0].target }
+        let nextSurface = (result.passes.compactMap { $0.target.surface?.rawValue }.max() ?? -1) + 1
+        var passes: [RenderPass?] = result.passes.map(Optional.init)
+        result.passes = []
+        // Why each surface's composite was culled, so the passes it takes along count the same way.
+        var droppedSurfaceReason: [SurfaceID: CullReason] = [:]
+        var sampled = Set<SurfaceID>()
+        var visibleLayers = Set<LayerID>()
+        var culledLayers = Set<LayerID>()
+        var footprintsByPass: [[PixelRect]] = Array(repeating: [], count: passes.count)
+
+        // Culling, last pass first: a surface is kept only if a kept later pass still samples it.
+        for index in passes.indices.reversed() {
+            guard var pass = passes[index] else { continue }
+            if let surface = pass.target.surface, !sampled.contains(surface) {
+                let reason = droppedSurfaceReason[surface] ?? .occluded
+                for item in pass.items {
+                    if let layer = item.layer { culledLayers.insert(layer) }
+                    if let inner = item.texture?.surface { droppedSurfaceReason[inner] = reason }
+                }
+                switch reason {
+                case .offTarget: statistics.quadsCulledOffTarget += pass.items.count
+                case .occluded: statistics.quadsCulledOccluded += pass.items.count
+                }
+                passes[index] = nil
+                continue
+            }
+            passes[index] = nil  // `pass` holds the only reference to its items, so edits do not copy them
+            if pass.items.contains(where: { ImageTiling.needsTiling($0, maxTextureSize: maxTextureSize) }) {
+                var tiled: [DrawItem] = []
+                tiled.reserveCapacity(pass.items.count)
+                for item in pass.items { ImageTiling.split(item, maxTextureSize: maxTextureSize, into: &tiled) }
+                pass.items = tiled
+            }
+            let (width, height) = (pass.target.width, pass.target.height)
+            let footprints = TargetCuller.footprints(of: pass.items, targetWidth: width, targetHeight: height)
+            let hidden = culling ? occlusion.hiddenItems(pass.items, footprints: footprints, targetWidth: width, targetHeight: height)
+                : Array(repeating: false, count: pass.items.count)
+            let whole = PixelRect(x: 0, y: 0, width: max(width, 1), height: max(height, 1))
+            var keptFootprints: [PixelRect] = []
+            keptFootprints.reserveCapacity(pass.items.count)
+            var culledIndices: [Int] = []
+            for (itemIndex, item) in pass.items.enumerated() {
+                let footprint = footprints[itemIndex]
+                let reason: CullReason? = !culling ? nil : footprint == nil ? .offTarget : hidden[itemIndex] ? .occluded : nil
+                if let reason {
+                    if let layer = item.layer { culledLayers.insert(layer) }
+                    if let surface = item.texture?.surface { droppedSurfaceReason[surface] = reason }
+                    switch reason {
+                    case .offTarget: pass.culled.offTarget += 1
+                    case .occluded: pass.culled.occluded += 1
+                    }
+                    culledIndices.append(itemIndex)
+                    continue
+                }
+                keptFootprints.append(footprint ?? whole)
+                if let layer = item.layer { visibleLayers.insert(layer) }
+                if let surface = item.texture?.surface { sampled.insert(surface) }
+            }
+            if !culledIndices.isEmpty {
+                var kept: [DrawItem] = []
+                kept.reserveCapacity(pass.items.count - culledIndices.count)
+                var next = 0
+                for (itemIndex, item) in pass.items.enumerated() {
+                    if next < culledIndices.count && culledIndices[next] == itemIndex {
+                        next += 1
+                    } else {
+                        kept.append(item)
+                    }
+                }
+                pass.items = kept
+            }
+            statistics.quadsCulledOffTarget += pass.culled.offTarget
+            statistics.quadsCulledOccluded += pass.culled.occluded
+            statistics.layerQuads += pass.items.count
+            footprintsByPass[index] = keptFootprints
+            passes[index] = pass
+        }
+
+        // The overdraw view counts the frame pass's fragments in a surface of its own.
+        var countPass: RenderPass?
+        if views.contains(.overdraw), let frameIndex, var frame = passes[frameIndex], !frame.items.isEmpty {
+            let surface = SurfaceID(nextSurface)
+            let (width, height) = (frame.target.width, frame.target.height)
+            countPass = RenderPass(name: "overdraw count", target: .offscreen(surface, width: width, height: height), clearColor: .zero,
+                                   items: frame.items.map(DebugVisualization.fragmentCounter), reason: .debugVisualization)
+            footprintsByPass.append(footprintsByPass[frameIndex])
+            frame.items.append(DebugVisualization.heatMapQuad(sampling: surface, width: width, height: height))
+            footprintsByPass[frameIndex].append(PixelRect(x: 0, y: 0, width: width, height: height))
+            passes[frameIndex] = frame
+        }
+
+        // Order, atlas and batches.
+        var placements: [Int: AtlasPlacement] = [:]
+        var compiled: [RenderPass] = []
+        for index in passes.indices {
+            guard var pass = passes[index] else { continue }
+            passes[index] = nil
+            var footprints = footprintsByPass[index]
+            if index == frameIndex, let count = countPass {
+                var counted = count
+                let plan = batcher.plan(counted.items, footprints: footprintsByPass[footprintsByPass.count - 1])
+                (counted.drawOrder, counted.batches) = plan
+                compiled.append(counted)
+            }
+            if !views.subtracting(.overdraw).isEmpty {
+                (pass.items, footprints) = overlaid(pass, footprints: footprints, batcher: batcher, updatedLayers: updatedLayers)
+            }
+            var phases: [DepthPhase]?
+            if index == frameIndex && depthTesting && culling && views.isEmpty {
+                pass.depthOrdered = true
+                let n = pass.items.count
+                phases = pass.items.map { Self.isDepthOpaque($0) ? .opaque : .translucent }
+                for i in pass.items.indices { pass.items[i].instance.depth = Float(n - i) / Float(n + 1) }
+            }
+            if let atlas {
+                // Runs of items usually show one image: look each run's placement up once.
+                var last: (image: CGImage, placement: AtlasPlacement?)?
+                for i in pass.items.indices {
+                    guard let texture = pass.items[i].texture, case let .image(image) = texture.source,
+                          atlas.accepts(image, minification: texture.minification, magnification: texture.magnification) else { continue }
+                    if last?.image !== image {
+                        last = (image, atlas.placement(for: image))
+                        if let placement = last?.placement { placements[placement.serial] = placement }
+                    }
+                    guard let placement = last?.placement else { continue }
+                    pass.items[i] = ImageAtlas.remap(pass.items[i], to: placement)
+                }
+            }
+            (pass.drawOrder, pass.batches) = batcher.plan(pass.items, footprints: footprints, phases: phases)
+            statistics.batches += pass.batches.count
+            compiled.append(pass)
+        }
+        if let count = compiled.first(where: { $0.reason == .debugVisualization }) { statistics.batches += count.batches.count }
+
+        result.passes = compiled
+        result.atlasPlacements = placements.values.sorted { $0.serial < $1.serial }
+        statistics.layersVisible = visibleLayers.count
+        statistics.layersCulled = culledLayers.subtracting(visibleLayers).count
+        statistics.passes = compiled.count
+        statistics.offscreenReasons = compiled.compactMap(\.reason)
+        if let frameTarget { statistics.targetPixels = frameTarget.width * frameTarget.height }
+        result.statistics = statistics
+        return result
+    }
+
+    private enum CullReason { case offTarget, occluded }
+
+    /// Whether `item` may be drawn in the opaque phase of a depth-ordered pass: it paints every pixel it
+    /// touches either completely at alpha 1 or not at all (hard straight edges, no corners, border or
+    /// clip), so writing its depth where it paints hides only what it covers.
+    package static func isDepthOpaque(_ item: DrawItem) -> Bool {
+        let instance = item.instance
+        return OcclusionCuller.isOpaque(item) && instance.flags.isDisjoint(with: [.antialiasEdges, .border, .clip])
+            && instance.shapeRadii == .zero
+    }
+
+    /// The pass's items with the tint quads of the active views after the items they tint (see
+    /// `DebugVisualization`), and their footprints.
+    private func overlaid(_ pass: RenderPass, footprints: [PixelRect], batcher: Batcher,
+                          updatedLayers: Set<LayerID>) -> ([DrawItem], [PixelRect]) {
+        var batchOfItem: [Int] = []
+        if options.contains(.batches) {
+            let plan = batcher.plan(pass.items, footprints: footprints)
+            batchOfItem = Array(repeating: 0, count: pass.items.count)
+            for (batchIndex, batch) in plan.batches.enumerated() {
+                for position in batch.range { batchOfItem[plan.order[position]] = batchIndex }
+            }
+        }
+        var items: [DrawItem] = []
+        var rects: [PixelRect] = []
+        items.reserveCapacity(pass.items.count * 2)
+        rects.reserveCapacity(pass.items.count * 2)
+        for (index, item) in pass.items.enumerated() {
+            items.append(item)
+            rects.append(footprints[index])
+            // Heat-map composites are not tinted: they are the view itself.
+            guard !item.instance.flags.contains(.overdrawHeatMap) else { continue }
+            var tints: [(SIMD3<Float>, Float)] = []
+            if options.contains(.blended) {
+                tints.append((OcclusionCuller.isOpaque(item) ? DebugVisualization.opaqueTint : DebugVisualization.blendedTint, 0.5))
+            }
+            if options.contains(.offscreen), item.texture?.surface != nil {
+                tints.append((DebugVisualization.offscreenTint, 0.5))
+            }
+            if options.contains(.batches) {
+                let palette = DebugVisualization.batchPalette
+                tints.append((palette[batchOfItem[index] % palette.count], 0.5))
+            }
+            if options.contains(.flashUpdates), let layer = item.layer, updatedLayers.contains(layer) {
+                tints.append((DebugVisualization.flashTint, 0.25))
+            }
+            for (tint, strength) in tints {
+                items.append(DebugVisualization.overlay(on: item, tint: tint, strength: strength))
+                rects.append(footprints[index])
+            }
+        }
+        return (items, rects)
+    }
+}

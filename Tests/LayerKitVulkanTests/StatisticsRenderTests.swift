@@ -1,0 +1,115 @@
+import Foundation
+import LayerKit
+@testable import LayerKitVulkan
+import XCTest
+
+/// `CARenderer.lastFrameStatistics`: counts worked out by hand, fragments shaded as the pipeline-
+/// statistics query counts them, GPU and CPU times present. Validation on.
+///
+/// Lavapipe (llvmpipe) counts fragment-shader invocations per 4×4 block it shades, 16 for a block
+/// however few of its pixels a triangle covers (Mesa notes "not very accurate would need a popcount on
+/// the mask"). A quad is two triangles, so the blocks along its diagonal count twice: a quad covering
+/// W×H pixels counts between W·H and W·H + 16 · (W/4 + H/4) (the blocks one diagonal can cross). A device
+/// that counts exactly gives W·H, which these bounds accept too.
+final class StatisticsRenderTests: CARendererTestCase {
+    /// The fragments a quad covering `width`×`height` whole pixels may count (see the type's note).
+    private func quadFragments(_ width: Int, _ height: Int) -> ClosedRange<Int> {
+        (width * height)...(width * height + 16 * (width / 4 + height / 4))
+    }
+
+    func testSingleFullTargetOpaqueQuadShadesEveryPixelOnceUpToItsDiagonalBlocks() throws {
+        // Unequal sides, so a swapped width and height would show.
+        let root = makeRoot(width: 64, height: 48)
+        makeLayer(CGRect(x: 0, y: 0, width: 64, height: 48), .testRed, in: root)
+        let renderer = try makeRenderer(width: 64, height: 48)
+        renderer.layer = root
+        _ = try renderFrame(renderer)
+        let statistics = renderer.lastFrameStatistics
+        let fragments = try XCTUnwrap(statistics.fragmentsShaded, "lavapipe has pipeline statistics")
+        XCTAssertTrue(quadFragments(64, 48).contains(fragments), "\(fragments) fragments for 64×48 pixels")
+        XCTAssertEqual(statistics.targetPixels, 64 * 48)
+        XCTAssertEqual(statistics.overdraw ?? 0, Double(fragments) / 3072, accuracy: 1e-12)
+        XCTAssertLessThanOrEqual(statistics.overdraw ?? 9, 1.13)
+    }
+
+    func testOverlappingTranslucentQuadsShadeTheirWholeAreas() throws {
+        let root = makeRoot()
+        let translucent = CGColor(red: 0, green: 0, blue: 1, alpha: 0.5)
+        makeLayer(CGRect(x: 0, y: 0, width: 32, height: 32), translucent, in: root)
+        makeLayer(CGRect(x: 16, y: 16, width: 32, height: 32), translucent, in: root)
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        _ = try renderFrame(renderer)
+        let fragments = try XCTUnwrap(renderer.lastFrameStatistics.fragmentsShaded)
+        let one = quadFragments(32, 32)
+        XCTAssertTrue((2 * one.lowerBound...2 * one.upperBound).contains(fragments), "\(fragments): both quads shaded fully, neither culled")
+    }
+
+    func testStackWithoutCullingShadesSixtyFourTimesWhatItShadesWithCulling() throws {
+        let root = makeRoot()
+        for j in 0..<64 { makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), CGColor(red: CGFloat(j) / 64, green: 0, blue: 0, alpha: 1), in: root) }
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        _ = try renderFrame(renderer)
+        let culled = try XCTUnwrap(renderer.lastFrameStatistics.fragmentsShaded)
+        XCTAssertTrue(quadFragments(64, 64).contains(culled), "\(culled): only the top layer is drawn")
+        renderer.debugOptions = .disableCulling
+        _ = try renderFrame(renderer, atTime: 1)
+        XCTAssertEqual(renderer.lastFrameStatistics.fragmentsShaded, 64 * culled, "painter's order, no depth test: 64 identical quads")
+        XCTAssertEqual(renderer.lastFrameStatistics.overdraw ?? 0, 64 * Double(culled) / 4096, accuracy: 1e-9)
+    }
+
+    func testCountsOfAKnownScene() throws {
+        // Backdrop (opaque, full), a hidden layer, an off-target layer, a group needing a surface, two
+        // images of one kind: worked out below.
+        let root = makeRoot()
+        makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), .testBlue, in: root)
+        makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), .testWhite, in: root)       // hides the backdrop
+        makeLayer(CGRect(x: 100, y: 0, width: 8, height: 8), .testRed, in: root)         // off target
+        let group = makeLayer(CGRect(x: 8, y: 8, width: 20, height: 20), nil, in: root)
+        group.opacity = 0.5
+        makeLayer(CGRect(x: 0, y: 0, width: 12, height: 12), .testRed, in: group)
+        makeLayer(CGRect(x: 8, y: 8, width: 12, height: 12), .testGreen, in: group)
+        let image = makeQuadrantImage()
+        for x in [36, 50] as [CGFloat] { makeLayer(CGRect(x: x, y: 40, width: 10, height: 10), nil, in: root).contents = image }
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        _ = try renderFrame(renderer)
+        let first = renderer.lastFrameStatistics
+        // Visible: white, the group (its composite), red and green (in the surface), two image layers.
+        XCTAssertEqual(first.layersVisible, 6)
+        XCTAssertEqual(first.layersCulled, 2, "the backdrop and the off-target layer")
+        XCTAssertEqual(first.quadsCulledOccluded, 1)
+        XCTAssertEqual(first.quadsCulledOffTarget, 1)
+        XCTAssertEqual(first.layerQuads, 6, "white, composite, two images; red and green in the surface")
+        XCTAssertEqual(first.passes, 2)
+        XCTAssertEqual(first.offscreenReasons, [.groupOpacity])
+        // Surface: red and green share a batch. Frame, opaque phase: white, then the two opaque images
+        // (one atlas page, one batch); translucent phase: the composite.
+        XCTAssertEqual(first.batches, 1 + 2 + 1)
+        XCTAssertEqual(first.drawCalls, first.batches)
+        XCTAssertEqual(first.instances, 6)
+        XCTAssertEqual(first.imagesUploaded, 1, "the image, once, into the atlas")
+        XCTAssertEqual(first.bytesUploaded, 16 * 8 * 4)
+        XCTAssertEqual(first.offscreenTargetBytes, 64 * 64 * 4, "a 20×20 surface from the 64-pixel bucket")
+        XCTAssertNotNil(first.gpuTime)
+        XCTAssertGreaterThan(first.gpuTime ?? 0, 0)
+        XCTAssertGreaterThan(first.cpuTime.record, 0)
+        XCTAssertGreaterThan(first.cpuTime.graphBuild, 0)
+        // The second frame uploads nothing.
+        _ = try renderFrame(renderer, atTime: 1)
+        XCTAssertEqual(renderer.lastFrameStatistics.imagesUploaded, 0)
+        XCTAssertEqual(renderer.lastFrameStatistics.bytesUploaded, 0)
+    }
+
+    func testStatisticsPrintNotAvailableWhereNothingWasMeasured() {
+        var statistics = FrameStatistics()
+        statistics.targetPixels = 100
+        XCTAssertNil(statistics.overdraw)
+        XCTAssertTrue(statistics.description.contains("fragments n/a · overdraw n/a"), statistics.description)
+        XCTAssertTrue(statistics.description.contains("gpu ms n/a"), statistics.description)
+        statistics.fragmentsShaded = 150
+        XCTAssertEqual(statistics.overdraw, 1.5)
+        XCTAssertTrue(statistics.description.contains("fragments 150 · overdraw 1.50"), statistics.description)
+    }
+}
