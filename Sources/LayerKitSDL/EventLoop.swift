@@ -49,6 +49,8 @@ extension LayerWindow {
         dispatchPendingEvents()
         if let error = takeRenderError() { throw error }
         onFrame?(time)
+        // Layers whose drawn properties animate are redrawn with this frame's presentation values.
+        LayerDisplay.redrawAnimatingLayers(at: time)
         CATransaction.flush()
     }
 }

@@ -121,7 +121,8 @@ public final class CARenderer: @unchecked Sendable {
     /// When the next frame needs rendering: now while something animates or changes are waiting,
     /// `.infinity` when nothing would change.
     public func nextFrameTime() -> CFTimeInterval {
-        return producer.needsFrame || !inbox.isEmpty || LayerChangeLog.shared.pendingLayerCount > 0 ? CACurrentMediaTime() : .infinity
+        let waiting = producer.needsFrame || !inbox.isEmpty || LayerChangeLog.shared.pendingLayerCount > 0 || LayerDisplay.hasPendingWork
+        return waiting ? CACurrentMediaTime() : .infinity
     }
 
     /// The last rendered frame, read back: premultiplied RGBA8, `pixelWidth`×`pixelHeight`.

@@ -140,6 +140,27 @@ final class ShapeRasterizerTests: XCTestCase {
         XCTAssertEqual(try inkEnd(at: 13), 45, accuracy: 1)
     }
 
+    func testAFillAnimatedToNilFadesThroughHalfAlpha() throws {
+        let shape = CAShapeLayer()
+        shape.frame = CGRect(x: 0, y: 0, width: 20, height: 20)
+        shape.path = CGPath(rect: CGRect(x: 2, y: 2, width: 10, height: 10))
+        var tree = tree(shape)
+        shape.fillColor = nil
+        let fade = CABasicAnimation(keyPath: "fillColor")
+        fade.fromValue = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+        fade.beginTime = 10
+        fade.duration = 2
+        fade.timingFunction = CAMediaTimingFunction(name: .linear)
+        shape.add(fade, forKey: "fade")
+        tree.apply(CommitPacket.collect())
+        let builder = builder()
+        // Half way from opaque black to nil (clear): alpha 0.5 inside the rect.
+        let item = try XCTUnwrap(shapeItems(builder.build(tree: tree, root: shape.layerID, time: 11)).first)
+        XCTAssertEqual(Double(try XCTUnwrap(item.texture?.image).pixel(x: 5, y: 5).a), 127.5, accuracy: 1)
+        // After it: no fill, nothing drawn.
+        XCTAssertTrue(shapeItems(builder.build(tree: tree, root: shape.layerID, time: 13)).isEmpty)
+    }
+
     func testStyleDefaultsApplyToKeysNeverCommitted() {
         var properties = CustomPropertyValues()
         properties["path"] = .path(CGPath(rect: CGRect(x: 0, y: 0, width: 1, height: 1)))

@@ -80,6 +80,19 @@ final class CAShapeLayerTests: XCTestCase {
         XCTAssertEqual(shape.animationKeys()?.contains("morph"), true)
     }
 
+    func testColorsAnimateToAndFromNil() {
+        let shape = CAShapeLayer()
+        shape.path = CGPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10))
+        CATransaction.flush()
+        let capture = DiagnosticCapture()
+        shape.fillColor = nil
+        shape.strokeColor = .white
+        XCTAssertEqual(Set(shape.animationKeys() ?? []), ["fillColor", "strokeColor"])
+        CATransaction.flush()
+        XCTAssertEqual(capture.names, [], "a nil color is animated whole, from or to clear")
+        XCTAssertEqual(Set(shape.animationKeys() ?? []), ["fillColor", "strokeColor"], "both committed")
+    }
+
     func testNonFiniteValuesAreRefused() throws {
         let capture = DiagnosticCapture()
         let shape = CAShapeLayer()

@@ -58,11 +58,13 @@ package struct PropertyAnimationTarget: Sendable, Hashable {
             return nil
         }
         // The sub-path must exist on the current value (e.g. "position.z" does not); an unset optional
-        // built-in property (a nil color) can only be animated whole. A key that is neither built in nor
-        // set on the layer names nothing.
+        // built-in property (a nil color) can only be animated whole, and so can an unset property a
+        // LayerKit layer class declares (a shape layer's nil `strokeColor`). A key that is neither built in,
+        // declared, nor set on the layer names nothing.
         let current = layer.value(forKey: path.key)
+        let declared = (type(of: layer) as? DeclaredLayerProperties.Type)?.declaredKeys.contains(path.key) ?? false
         guard path.component != nil,
-              current.map({ path.subvalue(of: $0) != nil }) ?? (property != nil && path.component == .whole) else {
+              current.map({ path.subvalue(of: $0) != nil }) ?? ((property != nil || declared) && path.component == .whole) else {
             LayerKitDiagnostics.emit(.unknownKeyPath(keyPath: keyPath))
             return nil
         }

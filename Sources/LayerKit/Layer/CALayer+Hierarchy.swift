@@ -38,7 +38,7 @@ extension CALayer {
                 joined.append(layer)
             }
             storedSublayers = unique
-            didChange(.sublayers)
+            sublayersDidChange()
             for layer in joined { didOrderIn(layer) }
         }
     }
@@ -84,7 +84,7 @@ extension CALayer {
         storedSublayers[index] = newLayer
         oldLayer.storedSuperlayer = nil
         newLayer.storedSuperlayer = self
-        didChange(.sublayers)
+        sublayersDidChange()
         didOrderIn(newLayer)
     }
 
@@ -165,7 +165,7 @@ extension CALayer {
         }
         storedSublayers.insert(layer, at: min(target, storedSublayers.count))
         layer.storedSuperlayer = self
-        didChange(.sublayers)
+        sublayersDidChange()
         didOrderIn(layer)
     }
 
@@ -179,7 +179,7 @@ extension CALayer {
         let index = storedSublayers.firstIndex { $0 === sibling }! + offset
         storedSublayers.insert(layer, at: index)
         layer.storedSuperlayer = self
-        didChange(.sublayers)
+        sublayersDidChange()
         didOrderIn(layer)
     }
 
@@ -193,12 +193,17 @@ extension CALayer {
         runAction(forEvent: "sublayers")
     }
 
+    /// Records a change of the sublayer list for the commit.
+    private func sublayersDidChange() {
+        didChange(.sublayers)
+    }
+
     /// Leaves the current superlayer, recording the change there (after its `onOrderOut` action).
     private func detachFromSuperlayer() {
         guard let parent = storedSuperlayer else { return }
         if parent.hasBeenCommitted { runOrderAction("onOrderOut") }
         parent.storedSublayers.removeAll { $0 === self }
         storedSuperlayer = nil
-        parent.didChange(.sublayers)
+        parent.sublayersDidChange()
     }
 }

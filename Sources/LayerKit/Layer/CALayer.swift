@@ -266,7 +266,7 @@ package final class LayerDefaults: @unchecked Sendable {
         if let table = tables.withLock({ $0[id] }) { return table }
         let values = LayerPropertyKey.allCases.map { key -> Any in
             let builtin = builtinValue(key)
-            guard let candidate = layerClass.defaultValue(forKey: key.key) else { return builtin }
+            guard let candidate = layerClass.defaultValue(forKey: key.key), !isNilValue(candidate) else { return builtin }
             // Converted as key-value coding converts (a number literal for a CGFloat property); a default
             // that cannot be converted keeps the built-in one, with a diagnostic.
             guard let converted = CALayer.coerce(candidate, to: key) else {

@@ -180,7 +180,8 @@ private struct AxisValues {
         var origin = vertical ? frame.minY : frame.minX
         var size = vertical ? frame.height : frame.width
         // The two roles in axis order (min, mid, max, size).
-        let (low, high) = (second.map { first!.rawValue > $0.rawValue } ?? false) ? (second, first) : (first, second)
+        var (low, high) = (first, second)
+        if let first, let second, second.rawValue < first.rawValue { (low, high) = (second, first) }
         switch (low, high) {
         case (nil, _):
             return frame
