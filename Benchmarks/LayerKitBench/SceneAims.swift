@@ -1,7 +1,8 @@
 /// The render-graph issue's aims, one or more per scene, each naming the printed figure it judges.
 ///
-/// An aim is printed next to its figure with whether the figure meets it; a figure LayerKit cannot
-/// measure yet (fragments shaded, hence overdraw) prints as n/a and the aim as not measurable. Aims are
+/// An aim is printed next to its figure with whether the figure meets it; a figure the device cannot
+/// measure (fragments shaded, hence overdraw, without pipeline-statistics queries) prints as n/a and the
+/// aim as not measurable. Aims are
 /// reported, never asserted: the timed ones depend on the machine.
 struct SceneAim {
     /// The figure judged, as printed (`draw_calls`).
