@@ -12,7 +12,7 @@ final class HeadlessTarget {
     let width: Int
     let height: Int
     let color: GPUImage
-    let depth: GPUDepthImage
+    let depth: GPUImage
     let framebuffer: VkFramebuffer
     private let device: VulkanDevice
 
@@ -30,8 +30,9 @@ final class HeadlessTarget {
             device: device, allocator: allocator, width: width, height: height,
             usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue,
             name: "headless target \(width)x\(height)")
-        depth = try GPUDepthImage(device: device, allocator: allocator, width: width, height: height,
-                                  name: "headless target depth \(width)x\(height)")
+        depth = try GPUImage(device: device, allocator: allocator, width: width, height: height, format: device.depthFormat,
+                             aspect: VK_IMAGE_ASPECT_DEPTH_BIT, usage: VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue,
+                             name: "headless target depth \(width)x\(height)")
         var attachments: [VkImageView?] = [color.view, depth.view]
         var info = VkFramebufferCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO

@@ -1,8 +1,12 @@
 import CVulkan
 
-/// A 2D `VK_FORMAT_R8G8B8A8_UNORM` image with one view over all its mip levels, bound to a sub-allocation
-/// of device memory. UNORM, never sRGB: LayerKit composites gamma-encoded values as Core Animation does.
+/// A 2D image with one view over all its mip levels, bound to a sub-allocation of device memory.
+///
+/// Color images are `VK_FORMAT_R8G8B8A8_UNORM` — UNORM, never sRGB: LayerKit composites gamma-encoded
+/// values as Core Animation does. The same type holds the depth attachment of depth-ordered frame passes
+/// (`aspect: VK_IMAGE_ASPECT_DEPTH_BIT` in the device's depth format).
 final class GPUImage {
+    /// The format of every color image and surface.
     static let format = VK_FORMAT_R8G8B8A8_UNORM
 
     let handle: VkImage
@@ -10,6 +14,8 @@ final class GPUImage {
     let width: Int
     let height: Int
     let mipLevels: UInt32
+    /// Color or depth.
+    let aspect: VkImageAspectFlagBits
     private let device: VulkanDevice
     private let allocator: MemoryAllocator
     private let allocation: MemoryAllocation
@@ -19,16 +25,19 @@ final class GPUImage {
         UInt32(Int.bitWidth - max(width, height).leadingZeroBitCount)
     }
 
-    init(device: VulkanDevice, allocator: MemoryAllocator, width: Int, height: Int, mipLevels: UInt32 = 1, usage: VkImageUsageFlags, name: String) throws {
+    init(device: VulkanDevice, allocator: MemoryAllocator, width: Int, height: Int, mipLevels: UInt32 = 1,
+         format: VkFormat = GPUImage.format, aspect: VkImageAspectFlagBits = VK_IMAGE_ASPECT_COLOR_BIT,
+         usage: VkImageUsageFlags, name: String) throws {
         self.device = device
         self.allocator = allocator
         self.width = width
         self.height = height
         self.mipLevels = mipLevels
+        self.aspect = aspect
         var info = VkImageCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO
         info.imageType = VK_IMAGE_TYPE_2D
-        info.format = Self.format
+        info.format = format
         info.extent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
         info.mipLevels = mipLevels
         info.arrayLayers = 1
@@ -53,9 +62,9 @@ final class GPUImage {
         viewInfo.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO
         viewInfo.image = image
         viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D
-        viewInfo.format = Self.format
+        viewInfo.format = format
         viewInfo.subresourceRange = VkImageSubresourceRange(
-            aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: 0, levelCount: mipLevels, baseArrayLayer: 0, layerCount: 1)
+            aspectMask: aspect.rawValue, baseMipLevel: 0, levelCount: mipLevels, baseArrayLayer: 0, layerCount: 1)
         var view: VkImageView?
         let viewResult = vkCreateImageView(device.handle, &viewInfo, nil, &view)
         if viewResult != VK_SUCCESS {
@@ -78,7 +87,7 @@ final class GPUImage {
     /// The subresource range of mip levels `base..<base + count`.
     func range(baseMip: UInt32 = 0, mipCount: UInt32? = nil) -> VkImageSubresourceRange {
         VkImageSubresourceRange(
-            aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: baseMip, levelCount: mipCount ?? mipLevels - baseMip,
+            aspectMask: aspect.rawValue, baseMipLevel: baseMip, levelCount: mipCount ?? mipLevels - baseMip,
             baseArrayLayer: 0, layerCount: 1)
     }
 }
