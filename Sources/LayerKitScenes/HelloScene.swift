@@ -1,7 +1,8 @@
 import LayerKit
 
 /// The flagship sample's scene: a handful of layers showing an image, rounded corners, a border, a
-/// spinning layer and a perspective tilt — each Core Animation feature the base renderer draws.
+/// spinning layer, a perspective tilt, a title drawn by a text layer and a shape layer with marching
+/// ants and a write-on stroke.
 ///
 /// Shared by `Samples/Hello`, tests and tools (DESIGN.md: scenes live once).
 public enum HelloScene {
@@ -76,6 +77,40 @@ public enum HelloScene {
         panel.add(tilt, forKey: "tilt")
         stage.addSublayer(panel)
         root.addSublayer(stage)
+
+        // A title in a text layer, laid out with Pango at the display scale.
+        let title = CATextLayer()
+        title.name = "title"
+        title.string = "LayerKit"
+        title.fontSize = unit * 0.35
+        title.foregroundColor = CGColor(gray: 0.92, alpha: 1)
+        title.alignmentMode = .center
+        title.contentsScale = root.contentsScale
+        title.bounds = CGRect(x: 0, y: 0, width: size.width * 0.5, height: unit * 0.5)
+        title.position = CGPoint(x: size.width * 0.5, y: size.height * 0.08)
+        root.addSublayer(title)
+
+        // A shape layer around the picture: marching ants (animated dash phase) over a write-on stroke.
+        let outline = CAShapeLayer()
+        outline.name = "outline"
+        let frame = picture.frame.insetBy(dx: -unit * 0.1, dy: -unit * 0.1)
+        outline.path = CGPath(roundedRect: frame, cornerWidth: unit * 0.28, cornerHeight: unit * 0.28)
+        outline.fillColor = nil
+        outline.strokeColor = CGColor(red: 0.96, green: 0.76, blue: 0.26, alpha: 1)
+        outline.lineWidth = 2
+        outline.lineDashPattern = [8, 6]
+        let ants = CABasicAnimation(keyPath: "lineDashPhase")
+        ants.fromValue = 0
+        ants.toValue = -14
+        ants.duration = 0.5
+        ants.repeatCount = .infinity
+        outline.add(ants, forKey: "ants")
+        let writeOn = CABasicAnimation(keyPath: "strokeEnd")
+        writeOn.fromValue = 0
+        writeOn.toValue = 1
+        writeOn.duration = 2
+        outline.add(writeOn, forKey: "writeOn")
+        root.addSublayer(outline)
     }
 
     /// A small generated picture (sky, sun, hills), so the sample needs no image file.
