@@ -107,40 +107,21 @@ extension CALayer {
 
     /// The anchor point in the layer's own (bounds) coordinates.
     package var anchorInBounds: CGPoint {
-        let anchor = anchorPoint
-        return CGPoint(x: storedBounds.minX + anchor.x * storedBounds.width,
-                       y: storedBounds.minY + anchor.y * storedBounds.height)
+        LayerPlacement.anchorInBounds(bounds: storedBounds, anchorPoint: anchorPoint)
     }
 
     /// Maps the layer's own space into its superlayer's sublayer space (before the superlayer's
     /// `sublayerSpaceTransform`). Row-vector: `p_super = p * transformToSuperlayer`.
     package var transformToSuperlayer: CATransform3D {
-        let anchor = anchorInBounds
-        let toAnchor = CATransform3DMakeTranslation(-anchor.x, -anchor.y, -anchorPointZ)
-        let toPosition = CATransform3DMakeTranslation(storedPosition.x, storedPosition.y, zPosition)
-        let t = transform
-        if CATransform3DIsIdentity(t) { return CATransform3DConcat(toAnchor, toPosition) }
-        return CATransform3DConcat(CATransform3DConcat(toAnchor, t), toPosition)
+        LayerPlacement.toSuperlayer(bounds: storedBounds, anchorPoint: anchorPoint, anchorPointZ: anchorPointZ,
+                                    transform: transform, position: storedPosition, zPosition: zPosition)
     }
 
-    /// Maps the sublayer space into the layer's own space: `isGeometryFlipped` (y mirrored within the
-    /// bounds), then `sublayerTransform` about the anchor point. Identity for most layers.
+    /// Maps the sublayer space into the layer's own space: `isGeometryFlipped`, then `sublayerTransform`
+    /// about the anchor point. Identity for most layers.
     package var sublayerSpaceTransform: CATransform3D {
-        var result = CATransform3DIdentity
-        if isGeometryFlipped {
-            // y' = minY + maxY - y
-            result = CATransform3DConcat(CATransform3DMakeScale(1, -1, 1),
-                                         CATransform3DMakeTranslation(0, storedBounds.minY + storedBounds.maxY, 0))
-        }
-        let sublayer = sublayerTransform
-        if !CATransform3DIsIdentity(sublayer) {
-            let anchor = anchorInBounds
-            let aboutAnchor = CATransform3DConcat(
-                CATransform3DConcat(CATransform3DMakeTranslation(-anchor.x, -anchor.y, 0), sublayer),
-                CATransform3DMakeTranslation(anchor.x, anchor.y, 0))
-            result = CATransform3DConcat(result, aboutAnchor)
-        }
-        return result
+        LayerPlacement.sublayerSpace(bounds: storedBounds, anchorPoint: anchorPoint, isGeometryFlipped: isGeometryFlipped,
+                                     sublayerTransform: sublayerTransform)
     }
 
     /// Maps this layer's space onto its superlayer's own plane: its placement, then the superlayer's

@@ -291,30 +291,14 @@ package struct RenderGraphBuilder {
 
     /// A layer's own space → its superlayer's sublayer space (as `CALayer.transformToSuperlayer`).
     package static func placement(of node: RenderNode) -> CATransform3D {
-        let anchor = CGPoint(x: node.bounds.minX + node.anchorPoint.x * node.bounds.width,
-                             y: node.bounds.minY + node.anchorPoint.y * node.bounds.height)
-        let toAnchor = CATransform3DMakeTranslation(-anchor.x, -anchor.y, -node.anchorPointZ)
-        let toPosition = CATransform3DMakeTranslation(node.position.x, node.position.y, node.zPosition)
-        return CATransform3DConcat(CATransform3DConcat(toAnchor, node.transform), toPosition)
+        LayerPlacement.toSuperlayer(bounds: node.bounds, anchorPoint: node.anchorPoint, anchorPointZ: node.anchorPointZ,
+                                    transform: node.transform, position: node.position, zPosition: node.zPosition)
     }
 
-    /// A layer's sublayer space → its own space: the geometry flip, then `sublayerTransform` about the
-    /// anchor point (as `CALayer.sublayerSpaceTransform`).
+    /// A layer's sublayer space → its own space (as `CALayer.sublayerSpaceTransform`).
     package static func sublayerSpaceTransform(of node: RenderNode) -> CATransform3D {
-        var result = CATransform3DIdentity
-        if node.isGeometryFlipped {
-            result = CATransform3DConcat(CATransform3DMakeScale(1, -1, 1),
-                                         CATransform3DMakeTranslation(0, node.bounds.minY + node.bounds.maxY, 0))
-        }
-        if !CATransform3DIsIdentity(node.sublayerTransform) {
-            let anchor = CGPoint(x: node.bounds.minX + node.anchorPoint.x * node.bounds.width,
-                                 y: node.bounds.minY + node.anchorPoint.y * node.bounds.height)
-            let about = CATransform3DConcat(
-                CATransform3DConcat(CATransform3DMakeTranslation(-anchor.x, -anchor.y, 0), node.sublayerTransform),
-                CATransform3DMakeTranslation(anchor.x, anchor.y, 0))
-            result = CATransform3DConcat(result, about)
-        }
-        return result
+        LayerPlacement.sublayerSpace(bounds: node.bounds, anchorPoint: node.anchorPoint, isGeometryFlipped: node.isGeometryFlipped,
+                                     sublayerTransform: node.sublayerTransform)
     }
 
     /// One analytic clip standing for two nested ones.
