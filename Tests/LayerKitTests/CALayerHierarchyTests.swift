@@ -396,8 +396,9 @@ final class CALayerHierarchyTests: XCTestCase {
             let parent = named("parent")
             parent.addSublayer(child)
         }
-        // The change log holds changed layers until the next commit; draining lets the parent go.
-        _ = LayerChangeLog.shared.drain()
+        // The change log and the layout queue (the parent was marked by the sublayer edit) hold changed
+        // layers until the next commit; the commit lets the parent go.
+        CATransaction.flush()
         XCTAssertNil(child.superlayer)
         let adopter = named("adopter")
         adopter.addSublayer(child)

@@ -47,6 +47,24 @@ final class ConstraintLayoutTests: XCTestCase {
         CAConstraint(attribute: attribute, relativeTo: source, attribute: sourceAttribute, scale: scale, offset: offset)
     }
 
+    // MARK: - Sublayer edits
+
+    func testASublayerAddedAfterALayoutIsPlacedAtTheNextCommit() {
+        let parent = superlayer()
+        CATransaction.flush()
+        XCTAssertFalse(parent.needsLayout())
+        // Right half of the 200×100 superlayer, inset 10: x 110…190, y 10…90.
+        let added = CALayer()
+        added.constraints = [c(.minX, "superlayer", .midX, offset: 10), c(.maxX, "superlayer", .maxX, offset: -10),
+                             c(.minY, "superlayer", .minY, offset: 10), c(.maxY, "superlayer", .maxY, offset: -10)]
+        parent.addSublayer(added)
+        XCTAssertTrue(parent.needsLayout(), "a sublayer edit marks the superlayer, as in Core Animation")
+        CATransaction.flush()
+        XCTAssertEqual(added.frame, CGRect(x: 110, y: 10, width: 80, height: 80))
+        added.removeFromSuperlayer()
+        XCTAssertTrue(parent.needsLayout(), "removing a sublayer marks the superlayer too")
+    }
+
     // MARK: - The constraint value
 
     func testTheConvenienceInitializersDefaultToScaleOneAndOffsetZero() {

@@ -140,6 +140,8 @@ final class LayoutTests: XCTestCase {
         root.addSublayer(middle)
         middle.addSublayer(leaf)
         root.addSublayer(cousin)
+        root.layoutIfNeeded() // settle the marks the sublayer edits made
+        log.removeAll()
         leaf.setNeedsLayout()
         cousin.setNeedsLayout()
         outside.setNeedsLayout()
@@ -158,6 +160,8 @@ final class LayoutTests: XCTestCase {
         let sibling = RecordingLayer(name: "sibling") { log.append($0) }
         root.addSublayer(child)
         root.addSublayer(sibling)
+        root.layoutIfNeeded() // settle the marks the sublayer edits made
+        log.removeAll()
         sibling.setNeedsLayout()
         child.layoutIfNeeded()
         XCTAssertEqual(log, [], "nothing in child's subtree is marked")

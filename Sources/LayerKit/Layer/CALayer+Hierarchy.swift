@@ -193,9 +193,12 @@ extension CALayer {
         runAction(forEvent: "sublayers")
     }
 
-    /// Records a change of the sublayer list for the commit.
+    /// Records a change of the sublayer list for the commit, and marks the layer as needing layout: its
+    /// sublayers changed, so a layout manager or `layoutSublayers()` override must place them again (as
+    /// Core Animation does on every sublayer edit).
     private func sublayersDidChange() {
         didChange(.sublayers)
+        setNeedsLayout()
     }
 
     /// Leaves the current superlayer, recording the change there (after its `onOrderOut` action).
