@@ -11,6 +11,9 @@
 // Opaque variant (specialization constant 0 true, the depth-writing pipeline of depth-ordered passes):
 // a fragment whose coverage is below 1 is discarded, so depth is written only where the item paints
 // its pixel completely; such items have hard edges, so coverage is 0 or 1 and nothing else changes.
+// Clip-shape variant (specialization constant 1 true, the stencil clip pipelines): a fragment whose
+// coverage is below one half is discarded, so the stencil marks the pixels whose centres the shape (and
+// the analytic clip it carries) covers; the pipeline writes no color.
 // Debug flags: countFragments outputs 1/255 whatever the coverage (counted additively into a surface);
 // overdrawHeatMap maps the sampled count to the heat-map tint (DebugVisualization.heatMapTint).
 // Cost: one texture read and two or three rounded-rect evaluations per fragment.
@@ -21,6 +24,7 @@
 #include "premultiplied.glsl"
 
 layout(constant_id = 0) const bool DISCARD_PARTIAL_COVERAGE = false;
+layout(constant_id = 1) const bool CLIP_SHAPE = false;
 
 layout(set = 1, binding = 0) uniform sampler2D layerTexture;
 
@@ -68,6 +72,9 @@ void main() {
     }
 
     if (DISCARD_PARTIAL_COVERAGE && coverage < 1.0) {
+        discard;
+    }
+    if (CLIP_SHAPE && coverage < 0.5) {
         discard;
     }
 

@@ -84,13 +84,8 @@ public final class CARenderer: @unchecked Sendable {
         pixelHeight = height
         self.scale = scale
         bounds = CGRect(x: 0, y: 0, width: CGFloat(width) / scale, height: CGFloat(height) / scale)
-        var builder = RenderGraphBuilder(targetWidth: width, targetHeight: height, viewport: bounds, scale: scale)
-        builder.maxSurfaceSize = renderer.maxSurfaceSize
-        producer = FrameProducer(builder: builder)
-        // The headless target has a depth attachment, and small images share atlas pages.
-        producer.compiler.depthTesting = true
-        producer.compiler.maxTextureSize = renderer.maxTextureSize
-        producer.compiler.atlas = ImageAtlas()
+        producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: width, targetHeight: height, viewport: bounds, scale: scale),
+                                 capabilities: renderer.capabilities)
     }
 
     /// Begins a frame at `t` (seconds, `CACurrentMediaTime()`'s clock): commits the implicit transaction

@@ -1,20 +1,29 @@
-/// What must be equal for draws to share one instanced draw call: the pipeline state (blend mode and
-/// depth phase) and the texture bound (source and filters; untextured draws bind none, the backend's
-/// white texture).
+/// What must be equal for draws to share one instanced draw call: the pipeline state (blend mode, depth
+/// phase, stencil clip command), the stencil reference, and the texture bound (source and filters;
+/// untextured draws bind none, the backend's white texture). Stencil clip commands never share a draw
+/// (`Batcher`), whatever their keys.
 package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
     package var texture: TextureBinding?
     package var blend: BlendMode
     package var depth: DepthPhase
+    /// Non-nil for a stencil clip command's draw.
+    package var stencilCommand: StencilClipCommand?
+    /// The stencil value the draw tests for (`DrawItem.stencilReference`).
+    package var stencilReference: UInt8
 
-    package init(texture: TextureBinding?, blend: BlendMode, depth: DepthPhase = .none) {
+    package init(texture: TextureBinding?, blend: BlendMode, depth: DepthPhase = .none, stencilCommand: StencilClipCommand? = nil,
+                 stencilReference: UInt8 = 0) {
         self.texture = texture
         self.blend = blend
         self.depth = depth
+        self.stencilCommand = stencilCommand
+        self.stencilReference = stencilReference
     }
 
     /// The key of `item` drawn in `phase`.
     package init(_ item: DrawItem, depth phase: DepthPhase = .none) {
-        self.init(texture: item.texture, blend: item.blend, depth: phase)
+        self.init(texture: item.texture, blend: item.blend, depth: phase, stencilCommand: item.stencilCommand,
+                  stencilReference: item.stencilReference)
     }
 
     package var description: String {
@@ -28,6 +37,8 @@ package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
         }
         if blend != .sourceOver { text += " · \(blend)" }
         if depth != .none { text += " · \(depth)" }
+        if let stencilCommand { text = "stencil clip \(stencilCommand) (" + text + ")" }
+        if stencilReference != 0 { text += " · stencil \(stencilReference)" }
         return text
     }
 }

@@ -13,7 +13,9 @@
 /// (more draw calls), never allow a wrong one. In a depth-ordered pass the opaque items come first, in
 /// one batch per key regardless of overlap (the depth test resolves their order), each batch and the
 /// batches themselves front to back so early depth tests reject hidden fragments; the other items follow,
-/// batched as above among themselves. `merge == false` (`DebugOptions.disableBatching`): one batch per
+/// batched as above among themselves. A stencil clip command (`StencilClipCommand`) is a batch of its
+/// own and a wall: no item joins a batch across it, so every draw stays on its side of the stencil
+/// change (the compiler keeps clipped items out of the opaque phase). `merge == false` (`DebugOptions.disableBatching`): one batch per
 /// item, painter's order (opaque ones first, front to back, in a depth-ordered pass).
 /// Cost: O(n · lookBack · rectsPerBatch) overlap tests at most; O(n) for the opaque phase.
 package struct Batcher {
@@ -33,7 +35,7 @@ package struct Batcher {
         while start < items.count {
             let key = BatchKey(items[start])
             var end = start + 1
-            while end < items.count && BatchKey(items[end]) == key { end += 1 }
+            while end < items.count && key.stencilCommand == nil && BatchKey(items[end]) == key { end += 1 }
             batches.append(DrawBatch(key: key, range: start..<end))
             start = end
         }
@@ -60,19 +62,24 @@ package struct Batcher {
                 }
             }
         }
-        let firstPainterBatch = building.count
-
-        // Painter's phase: back to front, moving items back past batches they do not overlap.
+        // Painter's phase: back to front, moving items back past batches they do not overlap, never past
+        // the last stencil clip command (`wall`).
+        var wall = building.count
         for index in items.indices where phases?[index] != .opaque {
             let key = BatchKey(items[index], depth: phases == nil ? .none : .translucent)
             let footprint = footprints[index]
+            if key.stencilCommand != nil {
+                building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
+                wall = building.count
+                continue
+            }
             guard merge else {
                 building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
                 continue
             }
             var target: Int?
             var candidate = building.count - 1
-            while candidate >= max(firstPainterBatch, building.count - lookBack) {
+            while candidate >= max(wall, building.count - lookBack) {
                 if building[candidate].key == key {
                     target = candidate
                     break

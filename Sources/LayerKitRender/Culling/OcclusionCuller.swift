@@ -85,7 +85,8 @@ package struct OcclusionCuller {
     /// source-over fill at alpha 1, or an opaque image sampled nearest or linear at opacity 1.
     package static func isOpaque(_ item: DrawItem) -> Bool {
         let flags = item.instance.flags
-        guard item.blend == .sourceOver, item.instance.color.w >= 1,
+        // Inside a stencil clip an item paints only part of its shape.
+        guard item.blend == .sourceOver, item.instance.color.w >= 1, item.stencilLevel == 0, item.stencilCommand == nil,
               flags.isDisjoint(with: [.countFragments, .overdrawHeatMap]) else { return false }
         guard flags.contains(.textured) else { return true }
         guard let texture = item.texture, texture.minification != .trilinear, texture.magnification != .trilinear else { return false }

@@ -121,6 +121,11 @@ package struct DrawItem: Equatable, Sendable {
     /// nil for items no layer owns (debug overlays). Statistics count layers by it; `flashUpdates`
     /// finds the items of updated layers by it.
     package var layer: LayerID?
+    /// Non-nil for a stencil clip command (`StencilClipCommand`): the item draws its shape into the
+    /// stencil, no color.
+    package var stencilCommand: StencilClipCommand?
+    /// How many stencil clips enclose the item; it is drawn where the stencil equals this.
+    package var stencilLevel: UInt8 = 0
 
     package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver, layer: LayerID? = nil) {
         self.instance = instance

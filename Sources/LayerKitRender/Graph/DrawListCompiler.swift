@@ -13,6 +13,10 @@
 ///   its depth (item i of n at (n − i) / (n + 1), so later items are nearer);
 /// - `culled` counts; and the graph's `statistics` (layers, quads, batches, passes) and the atlas
 ///   placements it samples.
+/// Stencil clip commands (`StencilClipCommand`) stay only in the frame pass with `stencilClipping`; other
+/// passes lose them (their items drop to level 0, clipped by their analytic clip alone). Commands are
+/// never culled, nothing is batched across one (`Batcher`), and stencil-clipped items are never opaque
+/// (occluders or depth-phase draws): they paint only part of their shape.
 /// A culled composite of an offscreen surface takes the surface's pass (and the passes only it
 /// sampled) with it. `disableCulling` keeps every item and draws the frame without a depth test;
 /// `disableBatching` gives every item its own draw call in painter's order and leaves the atlas unused.
@@ -22,6 +26,8 @@ package struct DrawListCompiler: Sendable {
     package var options: DebugOptions = []
     /// Whether the frame's pass may be drawn with a depth attachment (the backend's frame target has one).
     package var depthTesting = false
+    /// Whether the frame's pass may keep stencil clip commands (the backend's frame target has a stencil).
+    package var stencilClipping = false
     /// The largest texture side the backend samples; larger images are tiled.
     package var maxTextureSize = 16_384
     /// Where small images are packed; nil: every image is a texture of its own.
@@ -73,6 +79,7 @@ package struct DrawListCompiler: Sendable {
                 continue
             }
             passes[index] = nil  // `pass` holds the only reference to its items, so edits do not copy them
+            if !(stencilClipping && index == frameIndex) { Self.removeStencilClips(from: &pass) }
             if pass.items.contains(where: { ImageTiling.needsTiling($0, maxTextureSize: maxTextureSize) }) {
                 var tiled: [DrawItem] = []
                 tiled.reserveCapacity(pass.items.count)
@@ -89,7 +96,8 @@ package struct DrawListCompiler: Sendable {
             var culledIndices: [Int] = []
             for itemIndex in pass.items.indices {
                 let footprint = footprints[itemIndex]
-                let reason: CullReason? = !culling ? nil : footprint == nil ? .offTarget : hidden[itemIndex] ? .occluded : nil
+                let isCommand = pass.items[itemIndex].stencilCommand != nil
+                let reason: CullReason? = !culling || isCommand ? nil : footprint == nil ? .offTarget : hidden[itemIndex] ? .occluded : nil
                 let layer = pass.items[itemIndex].layer
                 let sampledSurface = pass.items[itemIndex].texture?.surface
                 if let reason {
@@ -131,9 +139,11 @@ package struct DrawListCompiler: Sendable {
         if views.contains(.overdraw), let frameIndex, var frame = passes[frameIndex], !frame.items.isEmpty {
             let surface = SurfaceID(nextSurface)
             let (width, height) = (frame.target.width, frame.target.height)
+            // The count surface has no stencil: stencil commands stay out of it.
+            let drawn = frame.items.indices.filter { frame.items[$0].stencilCommand == nil }
             countPass = RenderPass(name: "overdraw count", target: .offscreen(surface, width: width, height: height), clearColor: .zero,
-                                   items: frame.items.map(DebugVisualization.fragmentCounter), reason: .debugVisualization)
-            footprintsByPass.append(footprintsByPass[frameIndex])
+                                   items: drawn.map { DebugVisualization.fragmentCounter(frame.items[$0]) }, reason: .debugVisualization)
+            footprintsByPass.append(drawn.map { footprintsByPass[frameIndex][$0] })
             frame.items.append(DebugVisualization.heatMapQuad(sampling: surface, width: width, height: height))
             footprintsByPass[frameIndex].append(PixelRect(x: 0, y: 0, width: width, height: height))
             passes[frameIndex] = frame
@@ -195,6 +205,13 @@ package struct DrawListCompiler: Sendable {
 
     private enum CullReason { case offTarget, occluded }
 
+    /// Drops `pass`'s stencil clip commands and puts its items at level 0 (a target without stencil).
+    private static func removeStencilClips(from pass: inout RenderPass) {
+        guard pass.items.contains(where: { $0.stencilCommand != nil || $0.stencilLevel != 0 }) else { return }
+        pass.items.removeAll { $0.stencilCommand != nil }
+        for index in pass.items.indices { pass.items[index].stencilLevel = 0 }
+    }
+
     /// Whether `item` may be drawn in the opaque phase of a depth-ordered pass: it paints every pixel it
     /// touches either completely at alpha 1 or not at all (hard straight edges, no corners, border or
     /// clip), so writing its depth where it paints hides only what it covers.
@@ -223,8 +240,8 @@ package struct DrawListCompiler: Sendable {
         for (index, item) in pass.items.enumerated() {
             items.append(item)
             rects.append(footprints[index])
-            // Heat-map composites are not tinted: they are the view itself.
-            guard !item.instance.flags.contains(.overdrawHeatMap) else { continue }
+            // Heat-map composites are not tinted: they are the view itself; stencil commands paint nothing.
+            guard !item.instance.flags.contains(.overdrawHeatMap), item.stencilCommand == nil else { continue }
             var tints: [(SIMD3<Float>, Float)] = []
             if options.contains(.blended) {
                 tints.append((OcclusionCuller.isOpaque(item) ? DebugVisualization.opaqueTint : DebugVisualization.blendedTint, 0.5))

@@ -4,7 +4,9 @@
 /// `invariantViolations` directly. Rules: each surface is drawn by exactly one pass, with a positive
 /// size; every surface an item samples was drawn by an earlier pass; every surface drawn is sampled by
 /// a later pass (an unread pass is wasted work); an offscreen pass says why it exists, a pass into the
-/// frame does not; a compiled pass's draw plan draws every item exactly once, each batch of one key. (Several passes may draw the frame, each clearing it; the builder makes one, last.)
+/// frame does not; a compiled pass's draw plan draws every item exactly once, each batch of one key;
+/// stencil clip commands nest (a push at the current level, a pop at the level below, every other item
+/// at the current level, back to level 0 at the end of the pass). (Several passes may draw the frame, each clearing it; the builder makes one, last.)
 /// Cost: O(passes + items).
 extension RenderGraph {
     package enum InvariantViolation: Hashable, Sendable, CustomStringConvertible {
@@ -20,6 +22,8 @@ extension RenderGraph {
         case reasonMismatch(pass: Int)
         /// Pass `pass`'s draw plan is not every item once, in batches that tile it, each of the items' key.
         case malformedDrawPlan(pass: Int)
+        /// Pass `pass`'s stencil clip commands do not nest, or an item's level is not the one in force.
+        case unbalancedStencilClips(pass: Int)
 
         package var description: String {
             switch self {
@@ -29,6 +33,7 @@ extension RenderGraph {
             case let .emptySurface(pass, surface): "pass \(pass) draws \(surface) with no pixels"
             case let .reasonMismatch(pass): "pass \(pass): an offscreen pass needs a reason, the frame's pass has none"
             case let .malformedDrawPlan(pass): "pass \(pass): the draw order and batches do not draw every item once with its own key"
+            case let .unbalancedStencilClips(pass): "pass \(pass): stencil clip pushes and pops do not nest, or an item's stencil level is not the one in force"
             }
         }
     }
@@ -46,6 +51,7 @@ extension RenderGraph {
                 lastSampledBy[surface] = index
             }
             if !pass.batches.isEmpty && !pass.hasWellFormedDrawPlan { violations.append(.malformedDrawPlan(pass: index)) }
+            if !pass.hasNestedStencilClips { violations.append(.unbalancedStencilClips(pass: index)) }
             switch pass.target {
             case let .offscreen(surface, width, height):
                 if drawnBy[surface] != nil {
@@ -68,6 +74,25 @@ extension RenderGraph {
 }
 
 extension RenderPass {
+    /// Whether the items' stencil clip commands nest and every item is at the level in force (see
+    /// `StencilClipCommand`), in painter's order. O(items).
+    var hasNestedStencilClips: Bool {
+        var level: UInt8 = 0
+        for item in items {
+            switch item.stencilCommand {
+            case nil:
+                guard item.stencilLevel == level else { return false }
+            case .push?:
+                guard item.stencilLevel == level, level < .max else { return false }
+                level += 1
+            case .pop?:
+                guard level > 0, item.stencilLevel == level - 1 else { return false }
+                level -= 1
+            }
+        }
+        return level == 0
+    }
+
     /// Whether `drawOrder` holds every item index once and `batches` cut it into consecutive runs whose
     /// items have the batch's texture and blend mode. O(items).
     var hasWellFormedDrawPlan: Bool {

@@ -12,7 +12,10 @@ import LayerKit
 /// Each layer flattens its sublayers into its own plane (no `CATransformLayer` yet), so a layer's map to
 /// the target is a plane homography built top-down: `world(child) = flatten(placement(child) ·
 /// sublayerSpace(parent)) · world(parent)`. `masksToBounds` becomes an analytic rounded-rect clip that
-/// the layer's contents and sublayers carry (the innermost clip when clips nest). Opacity is group opacity
+/// the layer's contents and sublayers carry (the intersection when nested clips make a rounded rect, else
+/// the one that lies inside the other). When a rotated or projected clip nests in another and neither
+/// contains the other, the inner clip stays analytic and the outer one is drawn into the stencil around
+/// the layer's contents and sublayers (`StencilClipCommand`). Opacity is group opacity
 /// (`allowsGroupOpacity`, folded into the draws wherever that is exact) or, without it, multiplies down
 /// the tree. Contents under an odd
 /// number of `isGeometryFlipped` superlayers are laid out mirrored within the bounds (Core Animation's
@@ -106,11 +109,14 @@ package struct RenderGraphBuilder {
         return (presented, localTime)
     }
 
-    /// An analytic clip in force: the clipping layer's bounds, corner radii, and its map to pixels.
+    /// An analytic clip in force: the clipping layer's bounds, corner radii, and its map to pixels (and
+    /// back).
     struct Clip {
         var rect: CGRect
         var radii: SIMD4<Float>
         var toPixelsInverse: PlaneHomography
+        /// The clip's space → pixels (flattened), for drawing the clip's shape into the stencil.
+        var toPixels: CATransform3D
     }
 
     /// Draws `node` (already presented at `localTime`) and its subtree. `parentSpace` maps the parent's sublayer space to pixels (4×4,
@@ -175,13 +181,22 @@ package struct RenderGraphBuilder {
                                                      flags: [], clip: clipToUse)))
         }
 
-        // The clip this layer imposes on its contents and sublayers.
+        // The clip this layer imposes on its contents and sublayers; an outer clip that cannot combine
+        // with it analytically clips them by stencil instead (`StencilClipCommand`).
         var ownClip = inheritedClip
+        var stencilClip: Clip?
         if node.masksToBounds {
-            let clip = Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse)
-            ownClip = inheritedClip.map { Self.intersect(outer: $0, inner: clip, innerToPixels: homography) } ?? clip
+            let clip = Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse, toPixels: toPixels)
+            if let outer = inheritedClip, let both = Self.intersect(outer: outer, inner: clip, innerToPixels: homography) {
+                ownClip = both
+            } else {
+                ownClip = clip
+                stencilClip = inheritedClip
+            }
         }
         let ownClipFields = ownClip.map { clipInstanceFields($0, localToPixels: homography) }
+        let firstStencilled = items.count
+        if let stencilClip { items.append(stencilClipItem(.push, stencilClip)) }
 
         // Contents (during a cross-fade: the old image, then the new one at the fade's opacity).
         func drawContents(_ image: CGImage, alpha: CGFloat, offset: CGPoint = .zero,
@@ -228,7 +243,8 @@ package struct RenderGraphBuilder {
         /// A contents transition inside the bounds. Moving types travel the bounds' width or height;
         /// the subtypes keep Core Animation's y-up naming as on iOS (`fromTop` enters from the maximum y).
         func drawTransition(_ transition: TransitionRecord, progress p: CGFloat, from old: CGImage, to new: CGImage?) {
-            let boundsClip = clipInstanceFields(Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse), localToPixels: homography)
+            let boundsClip = clipInstanceFields(Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse, toPixels: toPixels),
+                                                localToPixels: homography)
             let direction: CGPoint
             switch transition.subtype {
             case .fromRight: direction = CGPoint(x: node.bounds.width, y: 0)
@@ -272,6 +288,13 @@ package struct RenderGraphBuilder {
             }
         }
 
+        if let stencilClip {
+            // Everything drawn since the push is inside it: one level deeper. Enclosing brackets raise
+            // these items, the push and the pop alike, once more each.
+            for index in (firstStencilled + 1)..<items.count { items[index].stencilLevel += 1 }
+            items.append(stencilClipItem(.pop, stencilClip))
+        }
+
         // Border, above the sublayers.
         if hasSize, node.borderWidth > 0, let color = node.borderColor, color.alpha > 0 {
             var border = instance(quad: node.bounds, color: color.premultipliedRGBA * Float(opacity), shape: node.bounds,
@@ -306,9 +329,9 @@ package struct RenderGraphBuilder {
     /// When the inner clip's space maps onto the outer's by scale and translation (the usual nesting),
     /// the intersection is itself a rectangle in the outer space, and each of its corners keeps the
     /// radius of the clip it came from. When the inner clip is rotated or projected relative to the
-    /// outer one, whichever clip lies wholly inside the other is exact; otherwise the inner clip is kept
-    /// (clipping by stencil for that case comes with the render-graph work).
-    private static func intersect(outer: Clip, inner: Clip, innerToPixels: PlaneHomography) -> Clip {
+    /// outer one, whichever clip lies wholly inside the other is exact; otherwise there is no one analytic
+    /// clip (nil), and the caller clips by stencil.
+    private static func intersect(outer: Clip, inner: Clip, innerToPixels: PlaneHomography) -> Clip? {
         let innerToOuter = innerToPixels.concatenating(outer.toPixelsInverse)
         let (r0, r1, r2) = (innerToOuter.r0, innerToOuter.r1, innerToOuter.r2)
         let axisAligned = abs(r0.y) < 1e-9 && abs(r1.x) < 1e-9 && abs(r0.z) < 1e-9 && abs(r1.z) < 1e-9 && abs(r2.z - 1) < 1e-9
@@ -321,7 +344,7 @@ package struct RenderGraphBuilder {
         if axisAligned && r0.x > 0 && r1.y > 0 {
             let innerInOuter = CGRect(x: corners[0].x, y: corners[0].y, width: corners[2].x - corners[0].x, height: corners[2].y - corners[0].y)
             let rect = outer.rect.intersection(innerInOuter)
-            guard !rect.isNull else { return Clip(rect: .zero, radii: .zero, toPixelsInverse: outer.toPixelsInverse) }
+            guard !rect.isNull else { return Clip(rect: .zero, radii: .zero, toPixelsInverse: outer.toPixelsInverse, toPixels: outer.toPixels) }
             let innerScale = Float(min(r0.x, r1.y))
             // Corner order: top-left, top-right, bottom-right, bottom-left.
             let rectCorners = [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.maxX, rect.maxY), (rect.minX, rect.maxY)]
@@ -335,7 +358,7 @@ package struct RenderGraphBuilder {
                 let atInner = rectCorners[i] == innerCorners[i] ? inner.radii[i] * innerScale : 0
                 radii[i] = max(atOuter, atInner)
             }
-            return Clip(rect: rect, radii: radii, toPixelsInverse: outer.toPixelsInverse)
+            return Clip(rect: rect, radii: radii, toPixelsInverse: outer.toPixelsInverse, toPixels: outer.toPixels)
         }
         // Rotated or projected nesting: keep the clip that matters.
         let inset = CGFloat(outer.radii.max())
@@ -352,7 +375,16 @@ package struct RenderGraphBuilder {
             }
             if outerInInner.allSatisfy({ safeInner.contains($0) }) { return outer }
         }
-        return inner
+        return nil
+    }
+
+    /// The stencil clip command `command` drawing `clip`'s rounded rect, at level 0 (`visit` raises the
+    /// levels of items inside enclosing brackets).
+    private func stencilClipItem(_ command: StencilClipCommand, _ clip: Clip) -> DrawItem {
+        let rect = Self.vector(clip.rect)
+        let shape = LayerInstance(localToClip: Self.columnMajor(CATransform3DConcat(clip.toPixels, pixelToClip)), quad: rect,
+                                  uv: SIMD4(0, 0, 1, 1), color: .zero, shape: rect, shapeRadii: clip.radii, flags: [])
+        return .stencilClip(command, shape: shape, level: 0)
     }
 
     typealias ClipFields = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)

@@ -38,10 +38,18 @@ package struct FrameProducer: Sendable {
     /// Whether commits arrived since the last frame.
     package private(set) var hasPendingChanges = true
 
-    package init(builder: RenderGraphBuilder, debugOptions: DebugOptions = DebugOptions.fromEnvironment()) {
+    /// A producer for a backend with `capabilities` (depth-stencil target, atlas, texture and surface
+    /// limits), which set the builder's and the compiler's backend-dependent switches; limits already
+    /// lower on `builder` stay.
+    package init(builder: RenderGraphBuilder, capabilities: BackendCapabilities = BackendCapabilities(),
+                 debugOptions: DebugOptions = DebugOptions.fromEnvironment()) {
         self.builder = builder
+        self.builder.maxSurfaceSize = min(builder.maxSurfaceSize, capabilities.maxSurfaceSize)
         compiler.options = debugOptions
-        compiler.maxTextureSize = builder.maxSurfaceSize
+        compiler.depthTesting = capabilities.depthStencilAttachment
+        compiler.stencilClipping = capabilities.depthStencilAttachment
+        compiler.maxTextureSize = min(capabilities.maxTextureSize, self.builder.maxSurfaceSize)
+        compiler.atlas = capabilities.imageAtlas ? ImageAtlas() : nil
     }
 
     /// Applies a commit packet to the render tree.

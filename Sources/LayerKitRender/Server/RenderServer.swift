@@ -10,10 +10,15 @@ package protocol RenderGraphExecutor: AnyObject {
     /// What the last `execute` did (the graph's statistics plus the backend's), for `LK_STATS`; nil when
     /// the backend does not say. Called on the render thread after `execute`.
     var lastFrameStatistics: FrameStatistics? { get }
+
+    /// What the backend's frame target and device offer (`BackendCapabilities`); the server's frames
+    /// are built for it.
+    var capabilities: BackendCapabilities { get }
 }
 
 extension RenderGraphExecutor {
     package var lastFrameStatistics: FrameStatistics? { nil }
+    package var capabilities: BackendCapabilities { BackendCapabilities() }
 }
 
 /// The render server: owns the render tree on its own thread, applies commits, evaluates animations at
@@ -60,7 +65,7 @@ package final class RenderServer: @unchecked Sendable {
         lock = condition
         // A commit wakes the render thread.
         inbox = CommitInbox { condition.lock(); condition.signal(); condition.unlock() }
-        producer = FrameProducer(builder: builder)
+        producer = FrameProducer(builder: builder, capabilities: executor.capabilities)
         producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
         self.clock = clock
         self.executor = executor

@@ -148,7 +148,9 @@ package enum DebugVisualization {
         instance.flags.subtract([.textured, .clampUV, .countFragments, .overdrawHeatMap])
         instance.color = SIMD4(tint * strength, strength)
         instance.depth = 0
-        return DrawItem(instance: instance, texture: nil, blend: .sourceOver, layer: nil)
+        var overlay = DrawItem(instance: instance, texture: nil, blend: .sourceOver, layer: nil)
+        overlay.stencilLevel = item.stencilLevel  // tints only what the item paints
+        return overlay
     }
 
     /// `item` as the overdraw count pass draws it: every fragment it rasterizes adds 1/255, whatever its

@@ -19,9 +19,10 @@ final class VulkanDevice {
     let supportsPipelineStatistics: Bool
     /// Valid bits of the queue's timestamps; 0 when it writes none (`GPUQueries` then skips timing).
     let timestampValidBits: UInt32
-    /// The depth format of depth-ordered frame passes: D32_SFLOAT where it can be a depth attachment,
-    /// else X8_D24, else D16 (always supported).
-    let depthFormat: VkFormat
+    /// The format of frame targets' depth-stencil attachment (depth-ordered passes, stencil clips): the
+    /// first of D32_SFLOAT_S8_UINT and D24_UNORM_S8_UINT that can be a depth-stencil attachment (Vulkan
+    /// guarantees one of them).
+    let depthStencilFormat: VkFormat
 
     var name: String { fixedString(properties.deviceName) }
     var limits: VkPhysicalDeviceLimits { properties.limits }
@@ -56,11 +57,11 @@ final class VulkanDevice {
         var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
         vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, &families)
         timestampValidBits = Int(family) < families.count ? families[Int(family)].timestampValidBits : 0
-        depthFormat = [VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM].first { format in
+        depthStencilFormat = [VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT].first { format in
             var formatProperties = VkFormatProperties()
             vkGetPhysicalDeviceFormatProperties(physicalDevice, format, &formatProperties)
             return formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue != 0
-        } ?? VK_FORMAT_D16_UNORM
+        } ?? VK_FORMAT_D24_UNORM_S8_UINT
 
         let arena = CreateInfoArena()
         var queueInfo = VkDeviceQueueCreateInfo()

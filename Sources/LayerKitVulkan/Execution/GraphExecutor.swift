@@ -23,7 +23,11 @@ import LayerKitRender
 /// instanced `vkCmdDraw` of 4 vertices, `firstInstance` indexing that buffer (`RenderPass.drawPlan`: a
 /// pass nobody compiled batches consecutive items with equal texture bindings and blend modes). Depth:
 /// a frame target with a depth attachment (`FramebufferTarget.hasDepth`) is drawn with the depth render
-/// pass and the pipeline of each batch's `DepthPhase`; a depth-ordered pass needs such a target. An
+/// pass and the pipeline of each batch's `DepthPhase`; a depth-ordered pass needs such a target.
+/// Stencil: in such a target every frame-pass draw tests the stencil against its batch's
+/// `stencilReference` (set when it changes), and a stencil clip command's batch is drawn with the
+/// stencil clip pipeline of its command (`LayerPipeline.stencilClipPipeline(for:)`); commands in a pass
+/// without a stencil are refused. An
 /// empty graph still clears the target to transparent black, so a readback always has defined pixels.
 /// A graph that breaks `RenderGraph.invariantViolations` is refused before anything is recorded.
 /// Cost: O(items) CPU; 256 bytes of instance data per item; one draw call per batch; one render pass per
@@ -50,11 +54,6 @@ final class GraphExecutor {
 
     /// The surface pool's counts (all zero before the first offscreen pass).
     var surfacePoolStatistics: SurfacePool.Statistics { surfaceResources?.pool.statistics ?? SurfacePool.Statistics() }
-
-    func record(_ graph: RenderGraph, frame: FrameContext, target: HeadlessTarget) throws -> FrameCounters {
-        try record(graph, frame: frame, into: FramebufferTarget(framebuffer: target.framebuffer, width: target.width, height: target.height,
-                                                                hasDepth: true))
-    }
 
     /// Records `graph` into `target`, a framebuffer of this executor's render pass (its depth render pass
     /// when `target.hasDepth`).
@@ -167,11 +166,17 @@ final class GraphExecutor {
                 vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
                 var boundPipeline: VkPipeline?
                 var boundTexture: VkDescriptorSet?
+                // The frame pass of a depth-stencil target tests the stencil in every pipeline.
+                var stencilReference: UInt8? = clearsDepth ? nil : 0
                 for batch in passPlans[passIndex].batches {
                     let batchPipeline = try pipelineFor(pass, key: batch.key, targetHasDepth: target.hasDepth)
                     if batchPipeline != boundPipeline {
                         vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, batchPipeline)
                         boundPipeline = batchPipeline
+                    }
+                    if clearsDepth && stencilReference != batch.key.stencilReference {
+                        vkCmdSetStencilReference(commandBuffer, VK_STENCIL_FACE_FRONT_AND_BACK.rawValue, UInt32(batch.key.stencilReference))
+                        stencilReference = batch.key.stencilReference
                     }
                     var textureSet: VkDescriptorSet? = try descriptorSet(for: batch.key.texture, surfaces: surfaces)
                     if textureSet != boundTexture {
@@ -223,6 +228,9 @@ final class GraphExecutor {
                 if pass.depthOrdered && !target.hasDepth {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" is depth-ordered; this frame target has no depth attachment")
                 }
+                if !target.hasDepth && pass.items.contains(where: { $0.stencilCommand != nil || $0.stencilLevel != 0 }) {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" clips by stencil; this frame target has no stencil")
+                }
             case let .offscreen(_, width, height):
                 let limit = Int(min(device.limits.maxImageDimension2D, device.limits.maxFramebufferWidth, device.limits.maxFramebufferHeight))
                 guard width > 0, height > 0, width <= limit, height <= limit else {
@@ -230,6 +238,9 @@ final class GraphExecutor {
                 }
                 if pass.depthOrdered {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" is depth-ordered; surfaces have no depth attachment")
+                }
+                if pass.items.contains(where: { $0.stencilCommand != nil || $0.stencilLevel != 0 }) {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" clips by stencil; surfaces have no stencil")
                 }
             }
         }
@@ -303,11 +314,14 @@ final class GraphExecutor {
         return (pipelines, pool)
     }
 
-    /// The pipeline of a batch: for the frame, the color-only one, or with a depth attachment the one for
-    /// the batch's depth phase (validated: source-over only); for a surface, the one for its blend mode.
+    /// The pipeline of a batch: for the frame, the color-only one, or with a depth-stencil attachment the
+    /// one for the batch's stencil clip command or else its depth phase (validated: source-over only); for
+    /// a surface, the one for its blend mode.
     private func pipelineFor(_ pass: RenderPass, key: BatchKey, targetHasDepth: Bool) throws -> VkPipeline {
         switch pass.target {
-        case .frame: targetHasDepth ? try pipeline.depthPipeline(for: key.depth) : pipeline.pipeline
+        case .frame where targetHasDepth:
+            if let command = key.stencilCommand { try pipeline.stencilClipPipeline(for: command) } else { try pipeline.depthPipeline(for: key.depth) }
+        case .frame: pipeline.pipeline
         case .offscreen: try makeSurfaceResources().0.pipeline(for: key.blend)
         }
     }
@@ -355,7 +369,8 @@ struct FramebufferTarget {
     var width: Int
     var height: Int
     var requiresExactSize = true
-    /// Whether `framebuffer` belongs to the depth render pass (`LayerPipeline.depthRenderPass()`), so
-    /// depth-ordered passes can be drawn into it. A swapchain's framebuffers are color only.
+    /// Whether `framebuffer` belongs to the depth render pass (`LayerPipeline.depthRenderPass()`, color
+    /// plus depth-stencil), so depth-ordered and stencil-clipped passes can be drawn into it. Every
+    /// target `FrameRecorder` records into has it.
     var hasDepth = false
 }

@@ -5,7 +5,8 @@ import LayerKitRender
 /// Renders `RenderGraph`s into an offscreen `width`×`height` RGBA8 image and reads it back as a `CGImage`.
 ///
 /// Input: graphs whose passes target `.frame(width:height:)` of this size (the frame pass may be
-/// depth-ordered: the target has a depth attachment). Output: `FrameCounters` per frame; `readback()`
+/// depth-ordered and clipped by stencil: the target has a depth-stencil attachment). Output: each
+/// frame's `FrameCounters` (recorded through `FrameRecorder`, as a window's frames are); `readback()`
 /// gives the last frame's pixels (premultiplied RGBA8, gamma-encoded as composited);
 /// `lastFrameGPUResults()` what the GPU measured for the last frame.
 /// Frames in flight: two. `render` waits only for the frame two submissions back, so the CPU records while
@@ -15,57 +16,34 @@ import LayerKitRender
 ///
 /// Threading: one thread at a time, like its `VulkanContext` (checked).
 package final class HeadlessRenderer: @unchecked Sendable {
-    package static let framesInFlight = 2
-    /// Bytes of the upload ring; a larger image goes through a one-off staging buffer.
-    static let stagingCapacity: UInt64 = 16 << 20
+    package static let framesInFlight = FrameRecorder.framesInFlight
 
     package let width: Int
     package let height: Int
     private let context: VulkanContext
     private let target: HeadlessTarget
-    private let frames: [FrameContext]
-    private let staging: StagingRing
-    private let samplers: SamplerCache
-    private let instanceDescriptors: DescriptorAllocator
-    private let textureDescriptors: DescriptorAllocator
-    private let uploader: ImageUploader
-    private let executor: GraphExecutor
-    private var serial: UInt64 = 0
+    private let recorder: FrameRecorder
     private var lastFrame: FrameContext?
 
     /// - Throws: `VulkanError.unsupportedTarget` for a size the device cannot render, or a failed call.
     package init(context: VulkanContext, width: Int, height: Int) throws {
-        (target, frames, staging, samplers, instanceDescriptors, textureDescriptors, uploader, executor) = try context.access.run {
-            try Self.makeResources(context: context, width: width, height: height)
+        (target, recorder) = try context.access.run {
+            let recorder = try FrameRecorder(context: context)
+            let target = try HeadlessTarget(device: context.device, allocator: context.allocator, renderPass: try recorder.renderPass(),
+                                            width: width, height: height)
+            return (target, recorder)
         }
         self.context = context
         self.width = width
         self.height = height
     }
 
-    private static func makeResources(context: VulkanContext, width: Int, height: Int) throws -> (
-        HeadlessTarget, [FrameContext], StagingRing, SamplerCache, DescriptorAllocator, DescriptorAllocator, ImageUploader, GraphExecutor
-    ) {
-        let device = context.device
-        let pipeline = try context.layerPipeline()
-        let target = try HeadlessTarget(device: device, allocator: context.allocator, renderPass: try pipeline.depthRenderPass(),
-                                        width: width, height: height)
-        let frames = try (0..<framesInFlight).map { try FrameContext(device: device, index: $0) }
-        let staging = try StagingRing(device: device, allocator: context.allocator, capacity: stagingCapacity)
-        let samplers = SamplerCache(device: device)
-        let instanceDescriptors = DescriptorAllocator(
-            device: device, layout: pipeline.instanceSetLayout, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, name: "instance sets")
-        let textureDescriptors = DescriptorAllocator(
-            device: device, layout: pipeline.textureSetLayout, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, name: "texture sets")
-        let uploader = ImageUploader(device: device, allocator: context.allocator, staging: staging, samplers: samplers, descriptors: textureDescriptors)
-        let executor = GraphExecutor(
-            device: device, allocator: context.allocator, pipeline: pipeline, uploader: uploader, instanceDescriptors: instanceDescriptors)
-        return (target, frames, staging, samplers, instanceDescriptors, textureDescriptors, uploader, executor)
-    }
-
     deinit {
         try? context.device.waitIdle()
     }
+
+    /// What graphs rendered here may use (`BackendCapabilities`): depth-stencil, atlas, the device's limits.
+    package var capabilities: BackendCapabilities { recorder.capabilities }
 
     /// Records and submits one frame. Returns without waiting for the GPU.
     ///
@@ -76,51 +54,26 @@ package final class HeadlessRenderer: @unchecked Sendable {
     }
 
     private func renderFrame(_ graph: RenderGraph, readback: Bool) throws -> FrameCounters {
-        serial += 1
-        let frame = frames[Int(serial % UInt64(frames.count))]
-        try frame.beginReuse()
-        staging.frameCompleted(serial: frame.serial)
-        uploader.collectGarbage(frame: frame)
-
-        let commandBuffer = frame.commandBuffer
+        let frame = try recorder.beginFrame()
         let counters: FrameCounters
         do {
-            var beginInfo = VkCommandBufferBeginInfo()
-            beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
-            beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
-            try check(vkBeginCommandBuffer(commandBuffer, &beginInfo), "vkBeginCommandBuffer(frame \(serial))")
-            counters = try executor.record(graph, frame: frame, target: target)
+            (counters, _) = try recorder.record(graph, frame: frame, into: FramebufferTarget(
+                framebuffer: target.framebuffer, width: target.width, height: target.height, hasDepth: true))
             if readback {
                 if frame.readbackBuffer == nil {
                     frame.readbackBuffer = try GPUBuffer(
                         device: context.device, allocator: context.allocator, size: UInt64(target.byteCount),
                         usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, location: .readback, name: "frame \(frame.index) readback")
                 }
-                context.device.labels.begin(commandBuffer, "readback")
-                target.recordReadback(commandBuffer, into: frame.readbackBuffer!)
-                context.device.labels.end(commandBuffer)
-            }
-            try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer(frame \(serial))")
-
-            var commandBufferPointer: VkCommandBuffer? = commandBuffer
-            try withUnsafePointer(to: &commandBufferPointer) { buffers in
-                var submit = VkSubmitInfo()
-                submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-                submit.commandBufferCount = 1
-                submit.pCommandBuffers = buffers
-                try check(vkQueueSubmit(context.device.queue, 1, &submit, frame.fence), "vkQueueSubmit(frame \(serial))")
+                context.device.labels.begin(frame.commandBuffer, "readback")
+                target.recordReadback(frame.commandBuffer, into: frame.readbackBuffer!)
+                context.device.labels.end(frame.commandBuffer)
             }
         } catch {
-            // Nothing of this frame runs: undo its uploads and signal the fence with an empty submission so
-            // the context can be reused.
-            executor.abandonFrame(frame)
-            _ = vkQueueSubmit(context.device.queue, 0, nil, frame.fence)
-            staging.endFrame(serial: serial)
-            frame.serial = serial
+            recorder.abandon(frame)
             throw error
         }
-        staging.endFrame(serial: serial)
-        frame.serial = serial
+        try recorder.submit(frame)
         frame.hasReadback = readback
         lastFrame = frame
         return counters
@@ -147,7 +100,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
         try context.access.run {
             guard let frame = lastFrame else { throw VulkanError.nothingRendered }
             try frame.waitForCompletion()
-            return executor.gpuResults(of: frame)
+            return recorder.gpuResults(of: frame)
         }
     }
 
@@ -156,31 +109,22 @@ package final class HeadlessRenderer: @unchecked Sendable {
 
     /// Waits until the GPU has finished every submitted frame.
     package func waitUntilIdle() throws {
-        for frame in frames { try frame.waitForCompletion() }
+        try recorder.waitUntilIdle()
     }
 
     /// Images resident on the GPU.
-    package var residentTextureCount: Int { uploader.residentCount }
+    package var residentTextureCount: Int { recorder.uploader.residentCount }
 
     /// Images uploaded since this renderer was created.
-    package var totalImagesUploaded: Int { uploader.imagesUploaded }
+    package var totalImagesUploaded: Int { recorder.uploader.imagesUploaded }
 
     /// Offscreen surfaces created and destroyed since this renderer was created.
     package var surfacePoolStatistics: (created: Int, resident: Int) {
         context.access.run {
-            let statistics = executor.surfacePoolStatistics
+            let statistics = recorder.surfacePoolStatistics
             return (statistics.created, statistics.resident)
         }
     }
-
-    /// The largest offscreen surface side the device can draw into and sample, for the graph builder.
-    package var maxSurfaceSize: Int {
-        let limits = context.device.limits
-        return Int(min(limits.maxImageDimension2D, limits.maxFramebufferWidth, limits.maxFramebufferHeight))
-    }
-
-    /// The largest texture side the device samples (`maxImageDimension2D`): larger images are tiled.
-    package var maxTextureSize: Int { Int(context.device.limits.maxImageDimension2D) }
 
     /// Device memory blocks held by the context's allocator (growth checks).
     package var memoryBlockCount: Int { context.memoryBlockCount }

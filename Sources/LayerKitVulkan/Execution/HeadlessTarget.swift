@@ -3,8 +3,8 @@ import LayerKit
 
 /// The offscreen image a headless renderer draws into, and its readback.
 ///
-/// Input: a size and the layer render pass with a depth attachment (`LayerPipeline.depthRenderPass()`).
-/// Output: a `VK_FORMAT_R8G8B8A8_UNORM` color image and a depth image with a framebuffer for that pass
+/// Input: a size and the layer render pass with a depth-stencil attachment (`LayerPipeline.depthRenderPass()`).
+/// Output: a `VK_FORMAT_R8G8B8A8_UNORM` color image and a depth-stencil image with a framebuffer for that pass
 /// (so frame passes may be depth-ordered); `recordReadback` copies the color image into a host-visible
 /// buffer, `image(from:)` turns that buffer into a `CGImage` (premultiplied RGBA8, top row first).
 /// Cost: width × height × 4 bytes, twice, plus the depth image.
@@ -30,9 +30,8 @@ final class HeadlessTarget {
             device: device, allocator: allocator, width: width, height: height,
             usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue,
             name: "headless target \(width)x\(height)")
-        depth = try GPUImage(device: device, allocator: allocator, width: width, height: height, format: device.depthFormat,
-                             aspect: VK_IMAGE_ASPECT_DEPTH_BIT, usage: VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue,
-                             name: "headless target depth \(width)x\(height)")
+        depth = try GPUImage.depthStencilAttachment(device: device, allocator: allocator, width: width, height: height,
+                                                    name: "headless target depth-stencil \(width)x\(height)")
         var attachments: [VkImageView?] = [color.view, depth.view]
         var info = VkFramebufferCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO

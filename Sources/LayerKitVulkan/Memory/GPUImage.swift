@@ -3,8 +3,8 @@ import CVulkan
 /// A 2D image with one view over all its mip levels, bound to a sub-allocation of device memory.
 ///
 /// Color images are `VK_FORMAT_R8G8B8A8_UNORM` — UNORM, never sRGB: LayerKit composites gamma-encoded
-/// values as Core Animation does. The same type holds the depth attachment of depth-ordered frame passes
-/// (`aspect: VK_IMAGE_ASPECT_DEPTH_BIT` in the device's depth format).
+/// values as Core Animation does. The same type holds the depth-stencil attachment of frame targets
+/// (`GPUImage+DepthStencil.swift`).
 final class GPUImage {
     /// The format of every color image and surface.
     static let format = VK_FORMAT_R8G8B8A8_UNORM
@@ -14,8 +14,8 @@ final class GPUImage {
     let width: Int
     let height: Int
     let mipLevels: UInt32
-    /// Color or depth.
-    let aspect: VkImageAspectFlagBits
+    /// Color, or depth and stencil.
+    let aspect: VkImageAspectFlags
     private let device: VulkanDevice
     private let allocator: MemoryAllocator
     private let allocation: MemoryAllocation
@@ -26,7 +26,7 @@ final class GPUImage {
     }
 
     init(device: VulkanDevice, allocator: MemoryAllocator, width: Int, height: Int, mipLevels: UInt32 = 1,
-         format: VkFormat = GPUImage.format, aspect: VkImageAspectFlagBits = VK_IMAGE_ASPECT_COLOR_BIT,
+         format: VkFormat = GPUImage.format, aspect: VkImageAspectFlags = VK_IMAGE_ASPECT_COLOR_BIT.rawValue,
          usage: VkImageUsageFlags, name: String) throws {
         self.device = device
         self.allocator = allocator
@@ -64,7 +64,7 @@ final class GPUImage {
         viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D
         viewInfo.format = format
         viewInfo.subresourceRange = VkImageSubresourceRange(
-            aspectMask: aspect.rawValue, baseMipLevel: 0, levelCount: mipLevels, baseArrayLayer: 0, layerCount: 1)
+            aspectMask: aspect, baseMipLevel: 0, levelCount: mipLevels, baseArrayLayer: 0, layerCount: 1)
         var view: VkImageView?
         let viewResult = vkCreateImageView(device.handle, &viewInfo, nil, &view)
         if viewResult != VK_SUCCESS {
@@ -87,7 +87,7 @@ final class GPUImage {
     /// The subresource range of mip levels `base..<base + count`.
     func range(baseMip: UInt32 = 0, mipCount: UInt32? = nil) -> VkImageSubresourceRange {
         VkImageSubresourceRange(
-            aspectMask: aspect.rawValue, baseMipLevel: baseMip, levelCount: mipCount ?? mipLevels - baseMip,
+            aspectMask: aspect, baseMipLevel: baseMip, levelCount: mipCount ?? mipLevels - baseMip,
             baseArrayLayer: 0, layerCount: 1)
     }
 }

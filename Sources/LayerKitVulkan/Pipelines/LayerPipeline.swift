@@ -9,11 +9,16 @@ import LayerKitRender
 /// premultiplied source-over blending (ONE, ONE_MINUS_SRC_ALPHA) for color and alpha, dynamic viewport
 /// and scissor. Offscreen passes use `SurfacePipelines`, built from the same shaders and layouts against
 /// the surface render pass.
-/// Depth: frame targets with a depth attachment (the headless target) use `depthRenderPass` — color
-/// plus a `device.depthFormat` attachment cleared to 1 — and the pipeline for each `DepthPhase`:
-/// `.none` no depth test (painter's order), `.opaque` depth test LESS with depth writes, blending off and
-/// partially covered fragments discarded (specialization constant 0 of layer_quad.frag), `.translucent`
-/// depth test LESS without writes, source-over. They are built on first use.
+/// Depth and stencil: frame targets with a depth-stencil attachment (the headless image, a swapchain)
+/// use `depthRenderPass` — color plus a `device.depthStencilFormat` attachment cleared to depth 1 and
+/// stencil 0 — and the pipeline for each `DepthPhase`: `.none` no depth test (painter's order),
+/// `.opaque` depth test LESS with depth writes, blending off and partially covered fragments discarded
+/// (specialization constant 0 of layer_quad.frag), `.translucent` depth test LESS without writes,
+/// source-over. Every one of them tests stencil EQUAL the dynamic stencil reference (the draw's clip
+/// level, `StencilClipCommand`) and keeps it. The stencil clip pipelines (`stencilClipPipeline(for:)`)
+/// draw a clip shape into the stencil only: no color, no depth test, fragments outside the shape
+/// discarded (specialization constant 1), stencil EQUAL the reference then incremented (push) or
+/// decremented (pop). They are built on first use.
 /// Cost: one pipeline compile per variant used, cached on disk by `PipelineCache`.
 final class LayerPipeline {
     let renderPass: VkRenderPass
@@ -27,6 +32,7 @@ final class LayerPipeline {
     private let format: VkFormat
     private var depthPass: VkRenderPass?
     private var depthPipelines: [DepthPhase: VkPipeline] = [:]
+    private var stencilClipPipelines: [StencilClipCommand: VkPipeline] = [:]
 
     /// - Parameter format: the color target's format (`GPUImage.format` offscreen; a swapchain's format).
     init(device: VulkanDevice, cache: PipelineCache, format: VkFormat = GPUImage.format) throws {
@@ -55,6 +61,7 @@ final class LayerPipeline {
 
     deinit {
         for variant in depthPipelines.values { vkDestroyPipeline(device.handle, variant, nil) }
+        for variant in stencilClipPipelines.values { vkDestroyPipeline(device.handle, variant, nil) }
         if let depthPass { vkDestroyRenderPass(device.handle, depthPass, nil) }
         vkDestroyPipeline(device.handle, pipeline, nil)
         vkDestroyPipelineLayout(device.handle, layout, nil)
@@ -63,10 +70,10 @@ final class LayerPipeline {
         vkDestroyRenderPass(device.handle, renderPass, nil)
     }
 
-    /// The frame render pass with a depth attachment (attachment 1), made on first use.
+    /// The frame render pass with a depth-stencil attachment (attachment 1), made on first use.
     func depthRenderPass() throws -> VkRenderPass {
         if let depthPass { return depthPass }
-        let pass = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthFormat)
+        let pass = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthStencilFormat)
         depthPass = pass
         return pass
     }
@@ -78,6 +85,17 @@ final class LayerPipeline {
                                          blend: .sourceOver, depth: phase)
         device.labels.name(made, VK_OBJECT_TYPE_PIPELINE, "layer quad · depth \(phase)")
         depthPipelines[phase] = made
+        return made
+    }
+
+    /// The pipeline drawing a clip shape into the stencil for `command`, against `depthRenderPass()`,
+    /// made on first use.
+    func stencilClipPipeline(for command: StencilClipCommand) throws -> VkPipeline {
+        if let existing = stencilClipPipelines[command] { return existing }
+        let made = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: try depthRenderPass(),
+                                         blend: .sourceOver, depth: DepthPhase.none, stencilClip: command)
+        device.labels.name(made, VK_OBJECT_TYPE_PIPELINE, "layer quad · stencil clip \(command)")
+        stencilClipPipelines[command] = made
         return made
     }
 
@@ -95,8 +113,9 @@ final class LayerPipeline {
     /// surface, written again after an earlier pass sampled it) fragment-shader reads of the image, and
     /// make its writes visible to what follows: the readback copy for the frame, fragment-shader reads for
     /// a surface.
-    /// With `depthFormat`, attachment 1 is a depth buffer cleared to 1 and not stored; the dependencies
-    /// then also order its clear after earlier frames' depth tests.
+    /// With `depthFormat` (a depth-stencil format), attachment 1 is a depth-stencil buffer cleared to
+    /// depth 1 and stencil 0 and not stored; the dependencies then also order its clear after earlier
+    /// frames' depth and stencil tests.
     static func makeRenderPass(device: VulkanDevice, format: VkFormat, destination: Destination,
                                depthFormat: VkFormat? = nil) throws -> VkRenderPass {
         var attachment = VkAttachmentDescription()
@@ -120,7 +139,7 @@ final class LayerPipeline {
             depth.samples = VK_SAMPLE_COUNT_1_BIT
             depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
             depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
-            depth.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
+            depth.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
             depth.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
             depth.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
             depth.finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
@@ -169,7 +188,7 @@ final class LayerPipeline {
         info.dependencyCount = UInt32(dependencies.count)
         info.pDependencies = UnsafePointer(arena.pointer(to: dependencies))
         var renderPass: VkRenderPass?
-        let name = destination == .frame ? (depthFormat == nil ? "layer color pass" : "layer color+depth pass") : "surface color pass"
+        let name = destination == .frame ? (depthFormat == nil ? "layer color pass" : "layer color+depth-stencil pass") : "surface color pass"
         try check(vkCreateRenderPass(device.handle, &info, nil, &renderPass), "vkCreateRenderPass(\(name))")
         device.labels.name(renderPass, VK_OBJECT_TYPE_RENDER_PASS, name)
         return renderPass!
@@ -209,10 +228,12 @@ final class LayerPipeline {
 
     /// The layer-quad pipeline for `renderPass` with `blend` (see `BlendMode`: source-over is
     /// (ONE, ONE_MINUS_SRC_ALPHA), destination-in is (ZERO, SRC_ALPHA), additive (ONE, ONE), for color and
-    /// alpha alike). `depth` nil: the render pass has no depth attachment; otherwise the state of that
-    /// phase (see the type's contract).
+    /// alpha alike). `depth` nil: the render pass has no depth-stencil attachment; otherwise the state of
+    /// that phase with the stencil test, or with `stencilClip` the clip-shape state (see the type's
+    /// contract).
     static func makePipeline(device: VulkanDevice, cache: PipelineCache, layout: VkPipelineLayout, renderPass: VkRenderPass,
-                             blend blendMode: BlendMode, depth: DepthPhase? = nil) throws -> VkPipeline {
+                             blend blendMode: BlendMode, depth: DepthPhase? = nil,
+                             stencilClip: StencilClipCommand? = nil) throws -> VkPipeline {
         let vertex = try makeShaderModule(device: device, named: "layer_quad.vert")
         defer { vkDestroyShaderModule(device.handle, vertex, nil) }
         let fragment = try makeShaderModule(device: device, named: "layer_quad.frag")
@@ -220,13 +241,17 @@ final class LayerPipeline {
 
         let arena = CreateInfoArena()
         let entry = arena.cString("main")
-        // Specialization constant 0 of the fragment shader: discard partially covered fragments (opaque phase).
-        let discardEntry = VkSpecializationMapEntry(constantID: 0, offset: 0, size: MemoryLayout<VkBool32>.size)
+        // Specialization constants of the fragment shader: 0 discards partially covered fragments (opaque
+        // phase), 1 discards fragments outside the shape (stencil clip shapes).
+        let boolSize = MemoryLayout<VkBool32>.size
+        let entries = [VkSpecializationMapEntry(constantID: 0, offset: 0, size: boolSize),
+                       VkSpecializationMapEntry(constantID: 1, offset: UInt32(boolSize), size: boolSize)]
+        let values = [VkBool32(depth == .opaque ? VK_TRUE : VK_FALSE), VkBool32(stencilClip != nil ? VK_TRUE : VK_FALSE)]
         var specialization = VkSpecializationInfo()
-        specialization.mapEntryCount = 1
-        specialization.pMapEntries = UnsafePointer(arena.pointer(to: discardEntry))
-        specialization.dataSize = MemoryLayout<VkBool32>.size
-        specialization.pData = UnsafeRawPointer(arena.pointer(to: VkBool32(depth == .opaque ? VK_TRUE : VK_FALSE)))
+        specialization.mapEntryCount = UInt32(entries.count)
+        specialization.pMapEntries = UnsafePointer(arena.pointer(to: entries))
+        specialization.dataSize = boolSize * values.count
+        specialization.pData = UnsafeRawPointer(arena.pointer(to: values))
         let specializationPointer = UnsafePointer(arena.pointer(to: specialization))
         let stages = [(VK_SHADER_STAGE_VERTEX_BIT, vertex), (VK_SHADER_STAGE_FRAGMENT_BIT, fragment)].map { stage, module in
             var info = VkPipelineShaderStageCreateInfo()
@@ -269,13 +294,14 @@ final class LayerPipeline {
         blendAttachment.srcAlphaBlendFactor = source
         blendAttachment.dstAlphaBlendFactor = destination
         blendAttachment.alphaBlendOp = VK_BLEND_OP_ADD
-        blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
+        // A clip shape writes only the stencil.
+        blendAttachment.colorWriteMask = stencilClip != nil ? 0 : VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
             | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue
         var blend = VkPipelineColorBlendStateCreateInfo()
         blend.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO
         blend.attachmentCount = 1
         blend.pAttachments = UnsafePointer(arena.pointer(to: blendAttachment))
-        let dynamicStates = [VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR]
+        let dynamicStates = [VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR] + (depth != nil ? [VK_DYNAMIC_STATE_STENCIL_REFERENCE] : [])
         var dynamic = VkPipelineDynamicStateCreateInfo()
         dynamic.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO
         dynamic.dynamicStateCount = UInt32(dynamicStates.count)
@@ -299,6 +325,26 @@ final class LayerPipeline {
             depthState.depthCompareOp = VK_COMPARE_OP_LESS
             depthState.minDepthBounds = 0
             depthState.maxDepthBounds = 1
+            // Stencil: pass where the stencil equals the draw's clip level (the dynamic reference).
+            var stencil = VkStencilOpState()
+            stencil.failOp = VK_STENCIL_OP_KEEP
+            stencil.depthFailOp = VK_STENCIL_OP_KEEP
+            stencil.compareOp = VK_COMPARE_OP_EQUAL
+            stencil.compareMask = 0xFF
+            switch stencilClip {
+            case nil:
+                stencil.passOp = VK_STENCIL_OP_KEEP
+                stencil.writeMask = 0
+            case .push?:
+                stencil.passOp = VK_STENCIL_OP_INCREMENT_AND_CLAMP
+                stencil.writeMask = 0xFF
+            case .pop?:
+                stencil.passOp = VK_STENCIL_OP_DECREMENT_AND_CLAMP
+                stencil.writeMask = 0xFF
+            }
+            depthState.stencilTestEnable = VkBool32(VK_TRUE)
+            depthState.front = stencil
+            depthState.back = stencil
             info.pDepthStencilState = UnsafePointer(arena.pointer(to: depthState))
         }
         info.pDynamicState = UnsafePointer(arena.pointer(to: dynamic))

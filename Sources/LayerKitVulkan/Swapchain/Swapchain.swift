@@ -1,11 +1,15 @@
 import CVulkan
 
 /// A swapchain on a window's surface: its images, one view and framebuffer per image for the layer render
-/// pass, and one "rendering finished" semaphore per image (waited on by that image's present).
+/// pass with a depth-stencil attachment, the depth-stencil image they share, and one "rendering
+/// finished" semaphore per image (waited on by that image's present).
 ///
-/// Input: the surface, a surface format, the render pass built for that format, an extent, a present mode,
-/// and optionally the swapchain it replaces (which is retired by the call, even when it fails).
-/// Output: handles. Format: 8-bit UNORM (`B8G8R8A8` or `R8G8B8A8`) in the sRGB-nonlinear color space,
+/// Input: the surface, a surface format, the frame render pass built for that format (color plus
+/// depth-stencil, `FrameRecorder.renderPass(format:)`), an extent, a present mode, and optionally the
+/// swapchain it replaces (which is retired by the call, even when it fails).
+/// Output: handles. One depth-stencil image serves every swapchain image, as the headless target's serves
+/// its frames in flight: each frame's render pass clears it, after the previous frame's tests (the
+/// render pass's dependency). Format: 8-bit UNORM (`B8G8R8A8` or `R8G8B8A8`) in the sRGB-nonlinear color space,
 /// never an `_SRGB` format: LayerKit composites gamma-encoded values as Core Animation does, and the
 /// values it writes are the values the display shows. Images are color attachments and transfer sources
 /// (for `snapshot()`); composite alpha is opaque where supported. A swapchain is never resized: the
@@ -27,6 +31,8 @@ final class Swapchain {
     private(set) var views: [VkImageView] = []
     private(set) var framebuffers: [VkFramebuffer] = []
     private(set) var renderFinished: [VkSemaphore] = []
+    /// Depth and stencil of every frame drawn into this swapchain.
+    private(set) var depthStencil: GPUImage?
     private let device: VulkanDevice
 
     /// The accepted format the surface offers first in `acceptedFormats` order, in sRGB-nonlinear color
@@ -120,11 +126,16 @@ final class Swapchain {
         }
         self.images = images.prefix(Int(count)).map { $0! }
         // From here on, `deinit` releases whatever was made.
+        let depthStencil = try GPUImage.depthStencilAttachment(
+            device: device, allocator: surface.context.allocator, width: width, height: height,
+            name: "swapchain \(generation) depth-stencil \(width)x\(height)")
+        self.depthStencil = depthStencil
         for (index, image) in self.images.enumerated() {
             device.labels.name(image, VK_OBJECT_TYPE_IMAGE, "swapchain \(generation) image \(index)")
             let view = try makeView(image, index: index, generation: generation)
             views.append(view)
-            framebuffers.append(try makeFramebuffer(view, renderPass: renderPass, index: index, generation: generation))
+            framebuffers.append(try makeFramebuffer(view, depthStencil: depthStencil.view, renderPass: renderPass, index: index,
+                                                    generation: generation))
             renderFinished.append(try makeSemaphore(name: "swapchain \(generation) image \(index) rendered"))
         }
     }
@@ -133,6 +144,7 @@ final class Swapchain {
         for semaphore in renderFinished { vkDestroySemaphore(device.handle, semaphore, nil) }
         for framebuffer in framebuffers { vkDestroyFramebuffer(device.handle, framebuffer, nil) }
         for view in views { vkDestroyImageView(device.handle, view, nil) }
+        depthStencil = nil
         vkDestroySwapchainKHR(device.handle, handle, nil)
     }
 
@@ -149,15 +161,16 @@ final class Swapchain {
         return view!
     }
 
-    private func makeFramebuffer(_ view: VkImageView, renderPass: VkRenderPass, index: Int, generation: Int) throws -> VkFramebuffer {
-        var attachment: VkImageView? = view
+    private func makeFramebuffer(_ view: VkImageView, depthStencil: VkImageView, renderPass: VkRenderPass, index: Int,
+                                 generation: Int) throws -> VkFramebuffer {
+        var attachments: [VkImageView?] = [view, depthStencil]
         var framebuffer: VkFramebuffer?
-        try withUnsafePointer(to: &attachment) { attachmentPointer in
+        try attachments.withUnsafeMutableBufferPointer { attachmentPointer in
             var info = VkFramebufferCreateInfo()
             info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO
             info.renderPass = renderPass
-            info.attachmentCount = 1
-            info.pAttachments = attachmentPointer
+            info.attachmentCount = UInt32(attachmentPointer.count)
+            info.pAttachments = UnsafePointer(attachmentPointer.baseAddress)
             info.width = UInt32(width)
             info.height = UInt32(height)
             info.layers = 1

@@ -10,8 +10,11 @@ import Logging
 /// (the server's builder follows the window). Output: presented images, `status` counters, and on request
 /// a copy of a presented image (`requestCapture()`).
 ///
+/// Frames are recorded through `FrameRecorder`, as headless frames are: the same depth-stencil
+/// attachment (one per swapchain), atlas, batching, offscreen passes and statistics (`BackendCapabilities`
+/// tells the render server's builder so).
 /// Per frame: wait for the frame slot's fence (two frames in flight), acquire an image (signalling the
-/// slot's semaphore), record uploads and passes (`GraphExecutor`), move the image from the pass's
+/// slot's semaphore), record uploads and passes (`FrameRecorder`), move the image from the pass's
 /// TRANSFER_SRC layout to PRESENT_SRC (copying it out first when a capture is pending), submit (waiting on
 /// the acquire at color output, signalling the image's "rendered" semaphore and the slot's fence) and
 /// present. Recreation: when the graph's size differs from the size the swapchain was made for, when
@@ -29,8 +32,7 @@ import Logging
 package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable {
     /// Device extensions a context needs for this executor.
     package static let requiredDeviceExtensions = ["VK_KHR_swapchain"]
-    package static let framesInFlight = 2
-    static let stagingCapacity: UInt64 = 16 << 20
+    package static let framesInFlight = FrameRecorder.framesInFlight
 
     /// What the executor has done, for hosts and tests. Read with `status`.
     package struct Status: Sendable {
@@ -46,8 +48,10 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         /// The current swapchain's size in pixels; zero before the first.
         package var width = 0
         package var height = 0
-        /// The last presented frame's counters.
+        /// The last presented frame's statistics: the graph's and recording's (no GPU results yet).
         package var lastFrame = FrameStatistics()
+        /// The latest frame the GPU has finished, with what it measured (fragments shaded, GPU time).
+        package var lastCompletedFrame: FrameStatistics?
         /// Device memory blocks held by the context's allocator after the last frame (leak checks).
         package var memoryBlockCount = 0
         /// Whether the swapchain's images can be copied out for captures (the surface allows
@@ -60,24 +64,17 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
 
     private let context: VulkanContext
     private let surface: PresentationSurface
-    private let frames: [FrameContext]
+    private let recorder: FrameRecorder
     private let imageAvailable: [VkSemaphore]
-    private let staging: StagingRing
-    private let samplers: SamplerCache
-    private let instanceDescriptors: DescriptorAllocator
-    private let textureDescriptors: DescriptorAllocator
-    private let uploader: ImageUploader
     private let onDiagnostic: @Sendable (PresentMode.Diagnostic) -> Void
 
     // Render-thread state.
-    private var recorder: (format: VkFormat, executor: GraphExecutor)?
     private var swapchain: Swapchain?
     private var surfaceFormat: VkSurfaceFormatKHR?
     private var presentMode: PresentMode?
     /// The graph size the swapchain was last built for.
     private var builtForSize: (width: Int, height: Int)?
     private var needsRecreation = false
-    private var serial: UInt64 = 0
 
     // Shared with other threads, under `condition`.
     private let condition = NSCondition()
@@ -102,9 +99,8 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         self.requestedPresentMode = presentMode
         self.onDiagnostic = onDiagnostic
         let device = context.device
-        (frames, imageAvailable, staging, samplers, instanceDescriptors, textureDescriptors, uploader) = try context.access.run {
-            let pipeline = try context.layerPipeline()
-            let frames = try (0..<Self.framesInFlight).map { try FrameContext(device: device, index: $0) }
+        (recorder, imageAvailable) = try context.access.run {
+            let recorder = try FrameRecorder(context: context)
             var semaphores: [VkSemaphore] = []
             do {
                 for index in 0..<Self.framesInFlight {
@@ -119,15 +115,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
                 for semaphore in semaphores { vkDestroySemaphore(device.handle, semaphore, nil) }
                 throw error
             }
-            let staging = try StagingRing(device: device, allocator: context.allocator, capacity: Self.stagingCapacity)
-            let samplers = SamplerCache(device: device)
-            let instanceDescriptors = DescriptorAllocator(
-                device: device, layout: pipeline.instanceSetLayout, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, name: "instance sets")
-            let textureDescriptors = DescriptorAllocator(
-                device: device, layout: pipeline.textureSetLayout, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, name: "texture sets")
-            let uploader = ImageUploader(
-                device: device, allocator: context.allocator, staging: staging, samplers: samplers, descriptors: textureDescriptors)
-            return (frames, semaphores, staging, samplers, instanceDescriptors, textureDescriptors, uploader)
+            return (recorder, semaphores)
         }
     }
 
@@ -182,6 +170,12 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
 
     // MARK: Render thread
 
+    /// Frames here have what headless frames have: a depth-stencil target, the atlas, the device's limits.
+    package var capabilities: BackendCapabilities { recorder.capabilities }
+
+    /// The last presented frame's statistics, for `LK_STATS`.
+    package var lastFrameStatistics: FrameStatistics? { status.lastFrame }
+
     package func execute(_ graph: RenderGraph) throws {
         try context.access.run { try executeFrame(graph) }
     }
@@ -199,17 +193,21 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
             guard try recreateSwapchain(width: width, height: height) else { return skipFrame() }
         }
 
-        // The slot's previous submission must be done before its semaphore is signalled again.
-        serial += 1
-        let slot = Int(serial % UInt64(frames.count))
-        let frame = frames[slot]
-        try frame.waitForCompletion()
-        guard let acquired = try acquire(slot: slot) else { return skipFrame() }
-        let (swapchain, imageIndex) = acquired
+        // The slot's previous submission is done (so its semaphore is free) once the frame begins.
+        let frame = try recorder.beginFrame()
+        let slot = frame.index
+        let acquired: (Swapchain, UInt32)?
+        do {
+            acquired = try acquire(slot: slot)
+        } catch {
+            recorder.abandon(frame)
+            throw error
+        }
+        guard let (swapchain, imageIndex) = acquired else {
+            recorder.abandon(frame)
+            return skipFrame()
+        }
 
-        try frame.beginReuse()
-        staging.frameCompleted(serial: frame.serial)
-        uploader.collectGarbage(frame: frame)
         let capture = captureTicket != nil && swapchain.supportsReadback
         if let captureTicket, !swapchain.supportsReadback {
             // Answer at once: no frame of this swapchain can be copied.
@@ -219,44 +217,33 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
             condition.broadcast()
             condition.unlock()
         }
-        let counters: FrameCounters
+        let statistics: FrameStatistics
         do {
-            counters = try record(graph, swapchain: swapchain, imageIndex: imageIndex, frame: frame, capture: capture)
-            try submit(frame: frame, slot: slot, swapchain: swapchain, imageIndex: imageIndex)
+            statistics = try record(graph, swapchain: swapchain, imageIndex: imageIndex, frame: frame, capture: capture)
         } catch {
-            // Nothing of this frame runs: undo its uploads, consume the acquire and signal the fence with an
-            // empty submission, and rebuild the swapchain next frame (the acquired image is abandoned).
-            uploader.abandonFrameUploads(frame: frame)
-            var wait: VkSemaphore? = imageAvailable[slot]
-            var stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT.rawValue
-            var submit = VkSubmitInfo()
-            submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-            withUnsafePointer(to: &wait) { waitPointer in
-                withUnsafePointer(to: &stage) { stagePointer in
-                    submit.waitSemaphoreCount = 1
-                    submit.pWaitSemaphores = waitPointer
-                    submit.pWaitDstStageMask = stagePointer
-                    _ = vkQueueSubmit(context.device.queue, 1, &submit, frame.fence)
-                }
-            }
-            staging.endFrame(serial: serial)
-            frame.serial = serial
+            // Nothing of this frame runs: consume the acquire, and rebuild the swapchain next frame (the
+            // acquired image is abandoned).
+            recorder.abandon(frame, consuming: imageAvailable[slot])
             needsRecreation = true
             throw error
         }
-        staging.endFrame(serial: serial)
-        frame.serial = serial
+        do {
+            // The image is written (layout transition, clear) at color output: wait for the acquire there.
+            try recorder.submit(frame, wait: (imageAvailable[slot], VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT),
+                                signal: swapchain.renderFinished[Int(imageIndex)])
+        } catch {
+            needsRecreation = true
+            throw error
+        }
 
         let presented = try present(swapchain: swapchain, imageIndex: imageIndex)
         let image = capture ? try readCapture(frame: frame, swapchain: swapchain) : nil
-        let statistics = FrameStatistics(
-            layerQuads: graph.passes.reduce(0) { $0 + $1.items.count }, drawCalls: counters.drawCalls,
-            instances: counters.instances, passes: counters.passes, imagesUploaded: counters.imagesUploaded,
-            bytesUploaded: counters.bytesUploaded, offscreenReasons: counters.offscreenReasons)
+        let completed = recorder.lastCompletedStatistics
         let blocks = context.allocator.blockCount
         condition.lock()
         if presented { sharedStatus.framesPresented += 1 } else { sharedStatus.framesSkipped += 1 }
         sharedStatus.lastFrame = statistics
+        sharedStatus.lastCompletedFrame = completed
         sharedStatus.memoryBlockCount = blocks
         if let captureTicket, let image {
             capturesServed = captureTicket
@@ -299,12 +286,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
             presentMode = mode
         }
         let format = surfaceFormat!
-        let pipeline = try context.layerPipeline(format: format.format)
-        if recorder?.format != format.format {
-            recorder = (format.format, GraphExecutor(
-                device: context.device, allocator: context.allocator, pipeline: pipeline, uploader: uploader,
-                instanceDescriptors: instanceDescriptors))
-        }
+        let renderPass = try recorder.renderPass(format: format.format)
         let old = swapchain
         swapchain = nil
         condition.lock()
@@ -312,7 +294,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         condition.unlock()
         // The old swapchain is retired by this call even when it fails, and destroyed after it returns.
         swapchain = try Swapchain(
-            surface: surface, capabilities: capabilities, format: format, renderPass: pipeline.renderPass,
+            surface: surface, capabilities: capabilities, format: format, renderPass: renderPass,
             width: extent.width, height: extent.height, presentMode: presentMode!, replacing: old, generation: generation)
         builtForSize = (width, height)
         needsRecreation = false
@@ -353,18 +335,15 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         return nil
     }
 
-    private func record(_ graph: RenderGraph, swapchain: Swapchain, imageIndex: UInt32, frame: FrameContext, capture: Bool) throws -> FrameCounters {
-        guard let recorder else { preconditionFailure("no recorder without a swapchain") }
+    /// Records the graph into the acquired image, then the capture copy when asked, then the move to
+    /// PRESENT_SRC; the command buffer stays open for `FrameRecorder.submit`.
+    private func record(_ graph: RenderGraph, swapchain: Swapchain, imageIndex: UInt32, frame: FrameContext, capture: Bool) throws -> FrameStatistics {
         let commandBuffer = frame.commandBuffer
         let image = swapchain.images[Int(imageIndex)]
-        var beginInfo = VkCommandBufferBeginInfo()
-        beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
-        beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
-        try check(vkBeginCommandBuffer(commandBuffer, &beginInfo), "vkBeginCommandBuffer(frame \(serial))")
         let target = FramebufferTarget(
             framebuffer: swapchain.framebuffers[Int(imageIndex)], width: swapchain.width, height: swapchain.height,
-            requiresExactSize: false)
-        let counters = try recorder.executor.record(graph, frame: frame, into: target)
+            requiresExactSize: false, hasDepth: true)
+        let (_, statistics) = try recorder.record(graph, frame: frame, into: target, format: swapchain.format)
         // The layer pass leaves the image in TRANSFER_SRC_OPTIMAL.
         if capture {
             let byteCount = UInt64(swapchain.width * swapchain.height * 4)
@@ -391,34 +370,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
             from: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, to: VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
             source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.none),
             destination: (VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, Access.none))
-        try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer(frame \(serial))")
-        return counters
-    }
-
-    private func submit(frame: FrameContext, slot: Int, swapchain: Swapchain, imageIndex: UInt32) throws {
-        var wait: VkSemaphore? = imageAvailable[slot]
-        var signal: VkSemaphore? = swapchain.renderFinished[Int(imageIndex)]
-        // The image is written (layout transition, clear) at color output: wait for the acquire there.
-        var stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
-        var commandBuffer: VkCommandBuffer? = frame.commandBuffer
-        try withUnsafePointer(to: &wait) { waitPointer in
-            try withUnsafePointer(to: &signal) { signalPointer in
-                try withUnsafePointer(to: &stage) { stagePointer in
-                    try withUnsafePointer(to: &commandBuffer) { buffers in
-                        var submit = VkSubmitInfo()
-                        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-                        submit.waitSemaphoreCount = 1
-                        submit.pWaitSemaphores = waitPointer
-                        submit.pWaitDstStageMask = stagePointer
-                        submit.commandBufferCount = 1
-                        submit.pCommandBuffers = buffers
-                        submit.signalSemaphoreCount = 1
-                        submit.pSignalSemaphores = signalPointer
-                        try check(vkQueueSubmit(context.device.queue, 1, &submit, frame.fence), "vkQueueSubmit(frame \(serial))")
-                    }
-                }
-            }
-        }
+        return statistics
     }
 
     /// Presents the image. Returns whether it was presented; OUT_OF_DATE and SUBOPTIMAL mark the swapchain

@@ -1,0 +1,194 @@
+import CVulkan
+import LayerKitRender
+
+/// The frame loop every frame target shares — the headless image (`HeadlessRenderer`) and a window's
+/// swapchain (`SwapchainExecutor`): frames in flight, uploads, and recording a graph through one
+/// `GraphExecutor`, so both draw with the same depth-stencil attachment, atlas, batching, offscreen
+/// passes and statistics.
+///
+/// Input: a graph per frame and a target (`FramebufferTarget`, a framebuffer of the depth render pass of
+/// `LayerPipeline` for the target's color format). Output: submitted command buffers and each frame's
+/// `FrameStatistics` (the graph's, plus recording's counters, plus — once the GPU has finished it —
+/// fragments shaded and GPU time: `lastCompletedStatistics`).
+/// Life cycle of a frame: `beginFrame()` waits for the slot's previous submission (two frames in
+/// flight), recycles its resources, completes that submission's statistics with what the GPU measured,
+/// and begins the command buffer; the host then records (`record`) and adds its own commands (readback,
+/// present transition); `submit` ends and submits it with the host's semaphores, or `abandon` — when
+/// anything failed — submits nothing of it (an empty submission still consumes a wait semaphore and
+/// signals the fence, so the slot can be reused) and undoes its uploads.
+/// Cost per frame: one fence wait (none while the GPU keeps up) plus `GraphExecutor`'s.
+/// Threading: the owner's thread, under its context's `access`.
+final class FrameRecorder {
+    static let framesInFlight = 2
+    /// Bytes of the upload ring; a larger image goes through a one-off staging buffer.
+    static let stagingCapacity: UInt64 = 16 << 20
+
+    let context: VulkanContext
+    private let frames: [FrameContext]
+    private let staging: StagingRing
+    private let samplers: SamplerCache
+    private let instanceDescriptors: DescriptorAllocator
+    private let textureDescriptors: DescriptorAllocator
+    let uploader: ImageUploader
+    /// One executor per color format (a swapchain's format differs from offscreen images').
+    private var executors: [VkFormat.RawValue: GraphExecutor] = [:]
+    private var serial: UInt64 = 0
+    /// Statistics of each slot's last submission, until the GPU's results are added.
+    private var pendingStatistics: [FrameStatistics?]
+    /// The most recent frame whose GPU results are in.
+    private(set) var lastCompletedStatistics: FrameStatistics?
+
+    init(context: VulkanContext) throws {
+        self.context = context
+        let device = context.device
+        let pipeline = try context.layerPipeline()
+        frames = try (0..<Self.framesInFlight).map { try FrameContext(device: device, index: $0) }
+        staging = try StagingRing(device: device, allocator: context.allocator, capacity: Self.stagingCapacity)
+        samplers = SamplerCache(device: device)
+        instanceDescriptors = DescriptorAllocator(
+            device: device, layout: pipeline.instanceSetLayout, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, name: "instance sets")
+        textureDescriptors = DescriptorAllocator(
+            device: device, layout: pipeline.textureSetLayout, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, name: "texture sets")
+        uploader = ImageUploader(device: device, allocator: context.allocator, staging: staging, samplers: samplers, descriptors: textureDescriptors)
+        pendingStatistics = Array(repeating: nil, count: Self.framesInFlight)
+    }
+
+    /// What frames recorded here offer the graphs built for them: a depth-stencil frame target, the
+    /// atlas, and the device's texture and surface limits.
+    var capabilities: BackendCapabilities {
+        let limits = context.device.limits
+        return BackendCapabilities(
+            depthStencilAttachment: true, imageAtlas: true, maxTextureSize: Int(limits.maxImageDimension2D),
+            maxSurfaceSize: Int(min(limits.maxImageDimension2D, limits.maxFramebufferWidth, limits.maxFramebufferHeight)))
+    }
+
+    /// The frame target's render pass for color `format`: color plus depth-stencil.
+    func renderPass(format: VkFormat = GPUImage.format) throws -> VkRenderPass {
+        try context.layerPipeline(format: format).depthRenderPass()
+    }
+
+    /// The next frame slot, its previous submission finished and recycled, its command buffer begun.
+    func beginFrame() throws -> FrameContext {
+        serial += 1
+        let frame = frames[Int(serial % UInt64(frames.count))]
+        try frame.beginReuse()
+        if var finished = pendingStatistics[frame.index] {
+            let results = gpuResults(of: frame)
+            finished.fragmentsShaded = results.fragments
+            finished.gpuTime = results.seconds
+            lastCompletedStatistics = finished
+            pendingStatistics[frame.index] = nil
+        }
+        staging.frameCompleted(serial: frame.serial)
+        uploader.collectGarbage(frame: frame)
+        var beginInfo = VkCommandBufferBeginInfo()
+        beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+        beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+        do {
+            try check(vkBeginCommandBuffer(frame.commandBuffer, &beginInfo), "vkBeginCommandBuffer(frame \(serial))")
+        } catch {
+            abandon(frame)
+            throw error
+        }
+        return frame
+    }
+
+    /// Records `graph` into `target` (a framebuffer of `renderPass(format:)`); returns what recording
+    /// did and the frame's statistics so far (the graph's plus recording's).
+    func record(_ graph: RenderGraph, frame: FrameContext, into target: FramebufferTarget,
+                format: VkFormat = GPUImage.format) throws -> (counters: FrameCounters, statistics: FrameStatistics) {
+        let counters = try executor(for: format).record(graph, frame: frame, into: target)
+        let statistics = graph.statistics.adding(counters)
+        pendingStatistics[frame.index] = statistics
+        return (counters, statistics)
+    }
+
+    /// Ends the command buffer and submits it, waiting on `wait` (at its stage) and signalling `signal`
+    /// and the frame's fence.
+    func submit(_ frame: FrameContext, wait: (semaphore: VkSemaphore, stage: VkPipelineStageFlagBits)? = nil,
+                signal: VkSemaphore? = nil) throws {
+        do {
+            try check(vkEndCommandBuffer(frame.commandBuffer), "vkEndCommandBuffer(frame \(serial))")
+            var waitSemaphore = wait?.semaphore
+            var stage = wait?.stage.rawValue ?? 0
+            var signalSemaphore = signal
+            var commandBuffer: VkCommandBuffer? = frame.commandBuffer
+            try withUnsafePointer(to: &waitSemaphore) { waitPointer in
+                try withUnsafePointer(to: &stage) { stagePointer in
+                    try withUnsafePointer(to: &signalSemaphore) { signalPointer in
+                        try withUnsafePointer(to: &commandBuffer) { buffers in
+                            var info = VkSubmitInfo()
+                            info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                            info.waitSemaphoreCount = wait == nil ? 0 : 1
+                            info.pWaitSemaphores = wait == nil ? nil : waitPointer
+                            info.pWaitDstStageMask = wait == nil ? nil : stagePointer
+                            info.commandBufferCount = 1
+                            info.pCommandBuffers = buffers
+                            info.signalSemaphoreCount = signal == nil ? 0 : 1
+                            info.pSignalSemaphores = signal == nil ? nil : signalPointer
+                            try check(vkQueueSubmit(context.device.queue, 1, &info, frame.fence), "vkQueueSubmit(frame \(serial))")
+                        }
+                    }
+                }
+            }
+        } catch {
+            abandon(frame, consuming: wait?.semaphore)
+            throw error
+        }
+        staging.endFrame(serial: serial)
+        frame.serial = serial
+    }
+
+    /// Gives up the frame begun last: nothing of it runs. Its uploads are forgotten, and an empty
+    /// submission waits on `semaphore` (an acquire that must be consumed) and signals the fence.
+    func abandon(_ frame: FrameContext, consuming semaphore: VkSemaphore? = nil) {
+        for executor in executors.values { executor.abandonFrame(frame) }
+        uploader.abandonFrameUploads(frame: frame)
+        pendingStatistics[frame.index] = nil
+        if semaphore == nil {
+            _ = vkQueueSubmit(context.device.queue, 0, nil, frame.fence)
+        } else {
+            var wait = semaphore
+            var stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT.rawValue
+            withUnsafePointer(to: &wait) { waitPointer in
+                withUnsafePointer(to: &stage) { stagePointer in
+                    var info = VkSubmitInfo()
+                    info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                    info.waitSemaphoreCount = 1
+                    info.pWaitSemaphores = waitPointer
+                    info.pWaitDstStageMask = stagePointer
+                    _ = vkQueueSubmit(context.device.queue, 1, &info, frame.fence)
+                }
+            }
+        }
+        staging.endFrame(serial: serial)
+        frame.serial = serial
+    }
+
+    /// What the GPU measured for the frame last recorded in `frame` (after its fence has signalled).
+    func gpuResults(of frame: FrameContext) -> (fragments: Int?, seconds: Double?) {
+        frame.queries?.results() ?? (nil, nil)
+    }
+
+    /// Waits until the GPU has finished every submitted frame.
+    func waitUntilIdle() throws {
+        for frame in frames { try frame.waitForCompletion() }
+    }
+
+    /// The offscreen surface pools' counts, over every executor.
+    var surfacePoolStatistics: SurfacePool.Statistics {
+        executors.values.reduce(into: SurfacePool.Statistics()) { total, executor in
+            let statistics = executor.surfacePoolStatistics
+            total.created += statistics.created
+            total.destroyed += statistics.destroyed
+        }
+    }
+
+    private func executor(for format: VkFormat) throws -> GraphExecutor {
+        if let existing = executors[format.rawValue] { return existing }
+        let made = GraphExecutor(device: context.device, allocator: context.allocator, pipeline: try context.layerPipeline(format: format),
+                                 uploader: uploader, instanceDescriptors: instanceDescriptors)
+        executors[format.rawValue] = made
+        return made
+    }
+}
