@@ -42,8 +42,18 @@ public final class LayerWindow {
     /// transaction is committed, with the tick's time (`CACurrentMediaTime()`'s clock) — a display link.
     public var onFrame: ((CFTimeInterval) -> Void)?
 
-    /// What the last presented frame drew.
+    /// What the last presented frame drew: the render graph's counts and CPU times and recording's
+    /// counters, as `CARenderer.lastFrameStatistics` has them, without the GPU's results (the frame may
+    /// still be drawing; see `lastCompletedFrameStatistics`).
     public var lastFrameStatistics: FrameStatistics { executor.status.lastFrame }
+
+    /// The most recent frame the GPU has finished, with what it measured (fragments shaded, overdraw,
+    /// GPU time; nil where the device cannot measure them); nil before the first such frame.
+    public var lastCompletedFrameStatistics: FrameStatistics? { executor.status.lastCompletedFrame }
+
+    /// Frames the render thread has presented since the window opened (frames per second: the change
+    /// over a wall-clock interval).
+    public var framesPresented: Int { executor.status.framesPresented }
 
     /// The window's title.
     public var title: String {
