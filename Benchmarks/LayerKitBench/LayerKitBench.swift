@@ -1,6 +1,6 @@
 // LayerKitBench: benchmark scenes that print machine-independent counters and median times.
 //
-//   swift run -c release LayerKitBench [--scene NAME] [--frames N | --seconds S] [--json] [--window]
+//   swift run -c release LayerKitBench [--scene NAME] [--frames N | --seconds S] [--json] [--window [--window-hz HZ]]
 //
 // No timing is asserted anywhere; counters (bytes per layer, draw calls, passes) are what baselines keep
 // (Benchmarks/Baselines.json, compared with --baselines).
@@ -41,6 +41,9 @@ struct LayerKitBench: ParsableCommand {
     @Flag(help: "Render into an SDL window instead of headless (render scenes only).")
     var window = false
 
+    @Option(help: "With --window: the rate the window's loop and render thread tick at (default 1000: unpaced).")
+    var windowHz: Double = 1000
+
     @Flag(help: "Print machine-readable JSON lines.")
     var json = false
 
@@ -54,6 +57,7 @@ struct LayerKitBench: ParsableCommand {
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive") }
         if warmupFrames < 0 || !(warmupSeconds >= 0) { throw ValidationError("warm-up must not be negative") }
+        if !(windowHz > 0) || !windowHz.isFinite { throw ValidationError("--window-hz must be positive") }
     }
 
     func run() throws {
@@ -74,7 +78,7 @@ struct LayerKitBench: ParsableCommand {
             case .commitOneChange: result = CommitCostBenchmark(layerCount: 100_000, repetitions: 200).run()
             case let .render(sceneType):
                 if window {
-                    result = try WindowSceneBenchmark(sceneType: sceneType, plan: plan).run()
+                    result = try WindowSceneBenchmark(sceneType: sceneType, plan: plan, ticksPerSecond: windowHz).run()
                 } else {
                     if renderer == nil {
                         let created = try CARenderer(width: Int(BenchmarkScenes.windowSize.width), height: Int(BenchmarkScenes.windowSize.height))

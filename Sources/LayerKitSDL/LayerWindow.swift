@@ -110,8 +110,14 @@ public final class LayerWindow {
     ///   subsystem fails); the backend's `VulkanError` when Vulkan is missing or unusable (its message names
     ///   the Debian package to install); `LayerWindowError.windowCreationFailed` /
     ///   `.surfaceCreationFailed` when SDL fails later.
-    public convenience init(title: String, width: Int, height: Int) throws {
-        try self.init(title: title, width: width, height: height, options: Options())
+    /// - Parameter preferredFramesPerSecond: the rate the event loop and the render thread tick at (as
+    ///   `CADisplayLink.preferredFramesPerSecond`); nil, the default, is the display's refresh rate. A rate
+    ///   above what frames can sustain (a benchmark's 1,000) leaves the frame's own work and the present
+    ///   mode to set the pace.
+    public convenience init(title: String, width: Int, height: Int, preferredFramesPerSecond: Double? = nil) throws {
+        var options = Options()
+        options.framesPerSecond = preferredFramesPerSecond.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        try self.init(title: title, width: width, height: height, options: options)
     }
 
     init(title: String, width: Int, height: Int, options: Options) throws {
