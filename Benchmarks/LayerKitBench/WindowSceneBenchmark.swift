@@ -21,8 +21,9 @@ import LayerKitSDL
 /// (`lastCompletedFrameStatistics`: fragments shaded, overdraw, GPU time). `fps` is frames presented
 /// over the measured wall-clock time; `loop_fps` event-loop iterations over it. Counters are medians
 /// over the samples; `median_*_ms` the render thread's CPU stages (commit apply, animation evaluation,
-/// graph build, cull and batch, Vulkan recording). Idle: after `stopMotion()` and one frame to apply it,
-/// `idle_frames` counts frames presented over `idleSeconds` (an idle window presents nothing).
+/// graph build, cull and batch, Vulkan recording). Idle: after `stopMotion()`, once no frame has been
+/// presented for `settleSeconds`, `idle_frames` counts frames presented over `idleSeconds` (an idle window
+/// presents nothing).
 ///
 /// The scene sits under a layer whose `beginTime` shifts time so that the first loop iteration is the
 /// scene's `t = 0`, however long building the scene took.
@@ -33,6 +34,9 @@ struct WindowSceneBenchmark {
     var idleSeconds = 0.25
     /// How long to wait for the render thread's first frame (software Vulkan takes seconds on big scenes).
     static let firstFrameTimeout: Double = 60
+    /// How long without a presented frame counts as settled before the idle measurement: longer than a
+    /// frame of the slowest scene on software Vulkan.
+    static let settleSeconds: Double = 0.5
 
     func run() throws -> BenchmarkResult {
         if ProcessInfo.processInfo.environment["LK_PRESENT_MODE"] == nil {
@@ -82,10 +86,14 @@ struct WindowSceneBenchmark {
         moving = false
         scene.stopMotion()
         CATransaction.flush()
-        let presentedBeforeIdle = window.framesPresented
+        // Settled: no frame presented for `settleSeconds` (the frames already in flight, and the one that
+        // applies the stop, are done).
         let settleDeadline = CACurrentMediaTime() + 5
-        while window.framesPresented == presentedBeforeIdle && CACurrentMediaTime() < settleDeadline { try window.run(frames: 1) }
-        try window.run(frames: 2)
+        var lastChange = (frames: window.framesPresented, time: CACurrentMediaTime())
+        while CACurrentMediaTime() - lastChange.time < Self.settleSeconds && CACurrentMediaTime() < settleDeadline {
+            try window.run(frames: 1)
+            if window.framesPresented != lastChange.frames { lastChange = (window.framesPresented, CACurrentMediaTime()) }
+        }
         let idleStart = window.framesPresented
         let idleEnd = CACurrentMediaTime() + idleSeconds
         while CACurrentMediaTime() < idleEnd { try window.run(frames: 1) }
