@@ -84,6 +84,58 @@ final class StencilClipRenderTests: CARendererTestCase {
         }
     }
 
+    func testStencilClipsNestTwoLevelsDeep() throws {
+        // The square S and the diamond D as above; inside D an axis-aligned (in the target) clip
+        // R = (36, 16)…(60, 40), rotated −45° against D and overlapping it: a second stencil bracket,
+        // for D, inside the first, for S. The green layer inside R shows where the stencil reaches level 2
+        // (pixel centres in S and in D) and R's analytic clip covers (R's edges lie on pixel boundaries).
+        let root = makeScene()
+        let outer = root.sublayers![0]
+        let middle = outer.sublayers![0]
+        middle.sublayers!.forEach { $0.removeFromSuperlayer() }
+        let inner = CALayer()
+        inner.bounds = CGRect(x: 0, y: 0, width: 24, height: 24)
+        middle.addSublayer(inner)
+        inner.position = middle.convert(CGPoint(x: 48, y: 28), from: root)
+        inner.transform = CATransform3DMakeRotation(-.pi / 4, 0, 0, 1)
+        inner.masksToBounds = true
+        makeLayer(CGRect(x: -40, y: -40, width: 112, height: 112), .testGreen, in: inner)
+        // After both brackets, a half-transparent blue layer inside S and D (left of R): drawn at level 0
+        // after the pops (translucent: not moved to the opaque phase), so it shows only if both pops
+        // brought the stencil back to 0 there.
+        makeLayer(CGRect(x: 26, y: 40, width: 8, height: 6), CGColor(red: 0, green: 0, blue: 1, alpha: 0.5), in: root)
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        let image = try renderFrame(renderer)
+        let items = renderer.lastGraph?.passes.last?.items ?? []
+        let halfBlue = PixelRGBA(0, 0, 128, 128)  // premultiplied 0.5 × 255, rounded
+        XCTAssertEqual(items.compactMap(\.stencilCommand), [.push, .push, .pop, .pop])
+        XCTAssertEqual(items.filter { $0.stencilCommand == nil }.map(\.stencilLevel), [2, 0])
+        assertPixels(image, "two-level-probes", tolerance: 1, probes: [
+            // (40.5, 30.5): in S, in D (8.5 + 1.5), in R.
+            Probe("inside all three", 40, 30, .green),
+            // (46.5, 18.5): in S and R, outside D (14.5 + 13.5 = 28).
+            Probe("outside D only", 46, 18, .clear),
+            // (50.5, 30.5): in D (18.5 + 1.5) and R, right of S.
+            Probe("outside S only", 50, 30, .clear),
+            // (34.5, 30.5): in S and D, left of R.
+            Probe("outside R only", 34, 30, .clear),
+            Probe("after the brackets", 30, 42, halfBlue),
+        ])
+        let halfDiagonal = 16 * 2.0.squareRoot()
+        assertPixels(image, "two-level", tolerance: 1) { x, y in
+            let (cx, cy) = (Double(x) + 0.5, Double(y) + 0.5)
+            // Distance to D's edge (|x − 32| + |y − 32| = 16√2); near it the stencil's pixel-centre rule is
+            // not checked.
+            let toDiamond = (abs(cx - 32) + abs(cy - 32) - halfDiagonal) / 2.0.squareRoot()
+            if (26..<34).contains(x) && (40..<46).contains(y) { return halfBlue }
+            if abs(toDiamond) < 0.75 { return nil }
+            let inS = (16..<48).contains(x) && (16..<48).contains(y)
+            let inR = (36..<60).contains(x) && (16..<40).contains(y)
+            return inS && toDiamond < 0 && inR ? .green : .clear
+        }
+    }
+
     func testNestedRoundedClipsThatMakeOneRoundedRectStayExact() throws {
         // Analytic nesting, no stencil: a radius-8 outer square and an inner rounded rect (radius 4)
         // that sticks out to the right along the outer's straight right edge. The visible region is the
