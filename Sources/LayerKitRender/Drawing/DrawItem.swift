@@ -121,11 +121,16 @@ package struct DrawItem: Equatable, Sendable {
     /// nil for items no layer owns (debug overlays). Statistics count layers by it; `flashUpdates`
     /// finds the items of updated layers by it.
     package var layer: LayerID?
+    /// The gradient the item paints (its instance has `Flags.gradient`): the backend writes its stops
+    /// beside the frame's instances.
+    package var gradient: GradientPaint?
 
-    package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver, layer: LayerID? = nil) {
+    package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver, layer: LayerID? = nil,
+                 gradient: GradientPaint? = nil) {
         self.instance = instance
         self.texture = texture
         self.blend = blend
         self.layer = layer
+        self.gradient = gradient
     }
 }
