@@ -80,7 +80,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
         let frame = frames[Int(serial % UInt64(frames.count))]
         try frame.beginReuse()
         staging.frameCompleted(serial: frame.serial)
-        uploader.collectGarbage(frame: frame)
+        uploader.beginFrame()
 
         let commandBuffer = frame.commandBuffer
         let counters: FrameCounters

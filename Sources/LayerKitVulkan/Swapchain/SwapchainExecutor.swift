@@ -209,7 +209,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
 
         try frame.beginReuse()
         staging.frameCompleted(serial: frame.serial)
-        uploader.collectGarbage(frame: frame)
+        uploader.beginFrame()
         let capture = captureTicket != nil && swapchain.supportsReadback
         if let captureTicket, !swapchain.supportsReadback {
             // Answer at once: no frame of this swapchain can be copied.
