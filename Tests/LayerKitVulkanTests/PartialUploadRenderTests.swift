@@ -5,8 +5,9 @@ import XCTest
 
 /// `setNeedsDisplay(_:)` redraws a region of the backing store, and the renderer re-uploads only that
 /// region into the texture the layer already had: bytes uploaded = the region's pixels × 4, worked out
-/// here from the rectangle rounded out to whole backing pixels. The layers are wider than the atlas's
-/// largest image (256), so their backing stores are textures of their own.
+/// here from the rectangle rounded out to whole backing pixels. Most layers here are wider than the
+/// atlas's largest image (256), so their backing stores are textures of their own; one small layer's
+/// store lives in an atlas page and is updated there.
 final class PartialUploadRenderTests: CARendererTestCase {
     /// Fills its whole bounds with `color` in `draw(in:)` (clipped to the redrawn region).
     final class FillLayer: CALayer {
@@ -70,6 +71,29 @@ final class PartialUploadRenderTests: CARendererTestCase {
         assertPixels(image, "partial upload at 2x") { x, y in
             guard x >= 20, x < 620, y >= 8, y < 88 else { return .clear }
             return (x >= 220 && x < 321 && y >= 8 && y < 49) ? .blue : .red
+        }
+    }
+
+    /// A small backing store lives in the atlas: the redrawn region, cut to the bounds, is copied into its
+    /// placement (the statistics count the region's texels, as they count a placement's).
+    func testAnAtlasedBackingStoreUpdatesOnlyItsRegion() throws {
+        let root = makeRoot()
+        let layer = FillLayer()
+        layer.frame = CGRect(x: 8, y: 8, width: 40, height: 30)
+        layer.setNeedsDisplay()
+        root.addSublayer(layer)
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        _ = try renderFrame(renderer)
+        XCTAssertEqual(renderer.lastFrameStatistics.bytesUploaded, 40 * 30 * 4)
+        layer.color = .testBlue
+        // Cut to the bounds: x 30..<40, y 20..<30.
+        layer.setNeedsDisplay(CGRect(x: 30, y: 20, width: 20, height: 20))
+        let image = try renderFrame(renderer, atTime: 1)
+        XCTAssertEqual(renderer.lastFrameStatistics.bytesUploaded, 10 * 10 * 4)
+        assertPixels(image, "atlased partial upload") { x, y in
+            guard x >= 8, x < 48, y >= 8, y < 38 else { return .clear }
+            return (x >= 38 && y >= 28) ? .blue : .red
         }
     }
 
