@@ -57,6 +57,46 @@ final class CAGradientLayerTests: XCTestCase {
         CATransaction.flush()
     }
 
+    /// Under a root paused at t = 1000.5 (speed 0, timeOffset), animations that began at 1000 for 1 s are
+    /// halfway: colors and locations element by element, the start point component-wise.
+    func testPresentationShowsColorsLocationsAndPointsPartWay() throws {
+        let root = CALayer()
+        root.speed = 0
+        root.timeOffset = 1000.5
+        let gradient = CAGradientLayer()
+        gradient.colors = [CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 1)]
+        gradient.locations = [0, 1]
+        root.addSublayer(gradient)
+        CATransaction.flush()
+        func animation(_ key: String, from: Any, to: Any) -> CABasicAnimation {
+            let animation = CABasicAnimation(keyPath: key)
+            animation.fromValue = from
+            animation.toValue = to
+            animation.beginTime = 1000
+            animation.duration = 1
+            return animation
+        }
+        gradient.add(animation("colors", from: [CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 1)],
+                               to: [CGColor(red: 0, green: 1, blue: 0, alpha: 0), CGColor(red: 1, green: 1, blue: 1, alpha: 1)]), forKey: "colors")
+        gradient.add(animation("locations", from: [0, 1], to: [0.5, 0.7]), forKey: "locations")
+        gradient.add(animation("startPoint", from: CGPoint(x: 0, y: 0), to: CGPoint(x: 1, y: 0.5)), forKey: "startPoint")
+        CATransaction.flush()
+        let presentation = try XCTUnwrap(gradient.presentation())
+        let colors = try XCTUnwrap(presentation.colors as? [CGColor]).map(\.rgba)
+        XCTAssertEqual(colors.count, 2)
+        XCTAssertEqual(colors[0].r, 0.5, accuracy: 1e-9)
+        XCTAssertEqual(colors[0].g, 0.5, accuracy: 1e-9)
+        XCTAssertEqual(colors[0].a, 0.5, accuracy: 1e-9)
+        XCTAssertEqual(colors[1].r, 0.5, accuracy: 1e-9)
+        XCTAssertEqual(colors[1].b, 1, accuracy: 1e-9)
+        let locations = try XCTUnwrap(presentation.locations).map(\.doubleValue)
+        XCTAssertEqual(locations[0], 0.25, accuracy: 1e-9)
+        XCTAssertEqual(locations[1], 0.85, accuracy: 1e-9)
+        XCTAssertEqual(presentation.startPoint.x, 0.5, accuracy: 1e-9)
+        XCTAssertEqual(presentation.startPoint.y, 0.25, accuracy: 1e-9)
+        XCTAssertEqual(gradient.locations?.map(\.doubleValue), [0, 1], "the model keeps its own")
+    }
+
     func testColorsThatAreNotCGColorsAreRefusedWithADiagnostic() {
         let gradient = CAGradientLayer()
         gradient.colors = [CGColor.white]
