@@ -14,7 +14,7 @@
 // Gradient (Flags.gradient, include/gradient_paint.glsl): the color is the gradient at the layer-space
 // point, its stops read from the instance buffer (set 0, binding 0, viewed as vec4 words: the stops of
 // the frame's gradients follow its instances), times vColor (opacity); after coverage, ordered dithering
-// of +-0.5/255 on the color channels, kept within alpha so the result stays premultiplied.
+// of under +-0.5/255 on all four channels, color kept within alpha so the result stays premultiplied.
 // Debug flags: countFragments outputs 1/255 whatever the coverage (counted additively into a surface);
 // overdrawHeatMap maps the sampled count to the heat-map tint (DebugVisualization.heatMapTint).
 // Cost: one texture read and two or three rounded-rect evaluations per fragment.
@@ -116,7 +116,11 @@ void main() {
     }
     outColor = premultipliedScale(color, coverage);
     if (gradient) {
-        outColor.rgb = clamp(outColor.rgb + orderedDither(gl_FragCoord.xy) / 255.0, vec3(0.0), vec3(outColor.a));
+        // The same threshold on all four channels, so fades to transparent do not band either; under
+        // half a level, it never turns a 0 or 255 alpha into another level.
+        float threshold = orderedDither(gl_FragCoord.xy) / 255.0;
+        outColor.a = clamp(outColor.a + threshold, 0.0, 1.0);
+        outColor.rgb = clamp(outColor.rgb + threshold, vec3(0.0), vec3(outColor.a));
     }
     if ((flags & LAYER_FLAG_OVERDRAW_HEAT_MAP) != 0u) {
         // Counts 0 and 1 untinted; 2 blue, 3 green, 4 pink, 5 and more red; half strength over the frame.

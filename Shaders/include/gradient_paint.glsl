@@ -7,7 +7,7 @@
 // Output: the premultiplied color at the point. Before the first location the first color, after the
 // last the last; between two stops a linear mix of their premultiplied colors.
 // Dithering: orderedDither() gives a 4x4 Bayer threshold in (-0.5, 0.5) per pixel; the caller adds it
-// (in 1/255 units) so a long, shallow ramp quantizes to 8 bits without visible bands.
+// (in 1/255 units) so a long, shallow ramp, in color or in alpha, quantizes to 8 bits without visible bands.
 // Cost: a few ALU operations plus one or two buffer reads per stop passed.
 #ifndef GRADIENT_PAINT_GLSL
 #define GRADIENT_PAINT_GLSL

@@ -164,36 +164,73 @@ final class GradientRenderTests: CARendererTestCase {
         }
     }
 
-    /// A ramp of 4/255 over 64 pixels: without dithering every pixel rounds to the nearest level, so
-    /// blocks sit up to half a level off the ideal ramp (bands); with 4×4 ordered dithering the mean of
-    /// every 4×4 block follows the ideal mean within a fifth of a level.
-    func testOrderedDitheringKeepsAShallowRampsAverageInEveryBlock() throws {
+    /// Ramps of 4/255 over 64 pixels, in gray (top half) and in alpha (bottom half): without dithering
+    /// every pixel rounds to the nearest level, so blocks sit up to half a level off the ideal ramp
+    /// (bands); with 4×4 ordered dithering the mean of every 4×4 block follows the ideal mean within a
+    /// fifth of a level.
+    func testOrderedDitheringKeepsShallowRampsAverageInEveryBlock() throws {
         let root = makeRoot()
-        let gradient = makeGradient(CGRect(x: 0, y: 0, width: 64, height: 64),
-                                    colors: [CGColor(red: 100.0 / 255, green: 100.0 / 255, blue: 100.0 / 255, alpha: 1),
-                                             CGColor(red: 104.0 / 255, green: 104.0 / 255, blue: 104.0 / 255, alpha: 1)], in: root)
-        gradient.startPoint = CGPoint(x: 0, y: 0.5)
-        gradient.endPoint = CGPoint(x: 1, y: 0.5)
-        let image = try render(root)
-        var worst = 0.0
-        var levelsSeen = Set<UInt8>()
-        for blockY in stride(from: 0, to: 64, by: 4) {
-            for blockX in stride(from: 0, to: 64, by: 4) {
-                var got = 0.0, ideal = 0.0
-                for y in blockY..<blockY + 4 {
-                    for x in blockX..<blockX + 4 {
-                        let pixel = PixelRGBA(image, x, y)
-                        XCTAssertLessThanOrEqual(abs(Int(pixel.r) - 100 - Int((Double(x) + 0.5) / 16)), 2)
-                        levelsSeen.insert(pixel.r)
-                        got += Double(pixel.r)
-                        ideal += 100 + 4 * (Double(x) + 0.5) / 64
-                    }
-                }
-                worst = max(worst, abs(got - ideal) / 16)
-            }
+        let level = { (v: Double) in CGFloat(v / 255) }
+        let gray = makeGradient(CGRect(x: 0, y: 0, width: 64, height: 32),
+                                colors: [CGColor(red: level(100), green: level(100), blue: level(100), alpha: 1),
+                                         CGColor(red: level(104), green: level(104), blue: level(104), alpha: 1)], in: root)
+        let fade = makeGradient(CGRect(x: 0, y: 32, width: 64, height: 32),
+                                colors: [CGColor(red: 1, green: 1, blue: 1, alpha: level(100)), CGColor(red: 1, green: 1, blue: 1, alpha: level(104))],
+                                in: root)
+        for gradient in [gray, fade] {
+            gradient.startPoint = CGPoint(x: 0, y: 0.5)
+            gradient.endPoint = CGPoint(x: 1, y: 0.5)
         }
-        XCTAssertLessThan(worst, 0.2, "mean of a 4×4 block off the ideal ramp by \(worst) levels")
-        XCTAssertEqual(levelsSeen, [100, 101, 102, 103, 104])
+        let image = try render(root)
+        for (name, rows, channel) in [("gray", 0..<32, \PixelRGBA.r), ("alpha", 32..<64, \PixelRGBA.a)] {
+            var worst = 0.0
+            var levelsSeen = Set<UInt8>()
+            for blockY in stride(from: rows.lowerBound, to: rows.upperBound, by: 4) {
+                for blockX in stride(from: 0, to: 64, by: 4) {
+                    var got = 0.0, ideal = 0.0
+                    for y in blockY..<blockY + 4 {
+                        for x in blockX..<blockX + 4 {
+                            let value = PixelRGBA(image, x, y)[keyPath: channel]
+                            XCTAssertLessThanOrEqual(abs(Int(value) - 100 - Int((Double(x) + 0.5) / 16)), 2, "\(name) (\(x), \(y))")
+                            levelsSeen.insert(value)
+                            got += Double(value)
+                            ideal += 100 + 4 * (Double(x) + 0.5) / 64
+                        }
+                    }
+                    worst = max(worst, abs(got - ideal) / 16)
+                }
+            }
+            XCTAssertLessThan(worst, 0.2, "\(name): mean of a 4×4 block off the ideal ramp by \(worst) levels")
+            XCTAssertEqual(levelsSeen, [100, 101, 102, 103, 104], name)
+        }
+    }
+
+    /// A gradient as a mask, drawn in an offscreen pass (its stops follow the instances of every pass):
+    /// the masked layer's red times the mask's alpha, 1 at the left edge down to 0 at the right.
+    func testAGradientMaskFadesTheMaskedLayer() throws {
+        let root = makeRoot()
+        let layer = makeLayer(CGRect(x: 0, y: 8, width: 64, height: 16), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: root)
+        let mask = CAGradientLayer()
+        mask.frame = layer.bounds
+        mask.colors = [CGColor(red: 0, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 0, alpha: 0)]
+        mask.startPoint = CGPoint(x: 0, y: 0.5)
+        mask.endPoint = CGPoint(x: 1, y: 0.5)
+        layer.mask = mask
+        // A second gradient in the frame pass, after the masked layer.
+        let bar = makeGradient(CGRect(x: 0, y: 40, width: 64, height: 8), colors: [CGColor(red: 0, green: 0, blue: 1, alpha: 1),
+                                                                                   CGColor(red: 0, green: 1, blue: 0, alpha: 1)], in: root)
+        bar.startPoint = CGPoint(x: 0, y: 0.5)
+        bar.endPoint = CGPoint(x: 1, y: 0.5)
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        let image = try renderFrame(renderer)
+        XCTAssertGreaterThan(renderer.lastFrameStatistics.passes, 1, "the mask is drawn offscreen")
+        assertPixels(image, "gradient mask", tolerance: Self.tolerance) { x, y in
+            let t = (Double(x) + 0.5) / 64
+            if y >= 8 && y < 24 { return PixelRGBA(premultiplied: 1 - t, 0, 0, 1 - t) }
+            if y >= 40 && y < 48 { return PixelRGBA(premultiplied: 0, t, 1 - t, 1) }
+            return .clear
+        }
     }
 
     /// Gradients of different kinds and stop counts share one instanced draw.
