@@ -14,6 +14,10 @@
 // Clip-shape variant (specialization constant 1 true, the stencil clip pipelines): a fragment whose
 // coverage is below one half is discarded, so the stencil marks the pixels whose centres the shape (and
 // the analytic clip it carries) covers; the pipeline writes no color.
+// Gradient (Flags.gradient, include/gradient_paint.glsl): the color is the gradient at the layer-space
+// point, its stops read from the instance buffer (set 0, binding 0, viewed as vec4 words: the stops of
+// the frame's gradients follow its instances), times vColor (opacity); after coverage, ordered dithering
+// of under +-0.5/255 on all four channels, color kept within alpha so the result stays premultiplied.
 // Debug flags: countFragments outputs 1/255 whatever the coverage (counted additively into a surface);
 // overdrawHeatMap maps the sampled count to the heat-map tint (DebugVisualization.heatMapTint).
 // Cost: one texture read and two or three rounded-rect evaluations per fragment.
@@ -22,11 +26,17 @@
 #include "layer_instance.glsl"
 #include "rounded_rect_coverage.glsl"
 #include "premultiplied.glsl"
+#include "gradient_paint.glsl"
 
 layout(constant_id = 0) const bool DISCARD_PARTIAL_COVERAGE = false;
 layout(constant_id = 1) const bool CLIP_SHAPE = false;
 
 layout(set = 1, binding = 0) uniform sampler2D layerTexture;
+
+// The frame's instance buffer as 16-byte words: gradient stops live after the instances.
+layout(std430, set = 0, binding = 0) readonly buffer InstanceWords {
+    vec4 instanceWords[];
+};
 
 layout(location = 0) in vec2 vLocal;
 layout(location = 1) in vec2 vUV;
@@ -38,8 +48,36 @@ layout(location = 6) flat in vec4 vParams;
 layout(location = 7) flat in vec4 vClipRect;
 layout(location = 8) flat in vec4 vClipRadii;
 layout(location = 9) flat in vec4 vUVClamp;
+layout(location = 10) flat in vec4 vGradientGeometry;
 
 layout(location = 0) out vec4 outColor;
+
+// The gradient's premultiplied color at layer-space point p (see gradient_paint.glsl).
+vec4 gradientColor(vec2 p) {
+    uint kind = floatBitsToUint(vUVClamp.x);
+    uint count = floatBitsToUint(vUVClamp.y);
+    uint first = floatBitsToUint(vUVClamp.z);
+    if (count == 0u) {
+        return vec4(0.0);
+    }
+    float t = gradientParameter(kind, p, vGradientGeometry);
+    vec4 previousColor = instanceWords[first];
+    float previousLocation = GRADIENT_LOCATION(instanceWords, first, count, 0u);
+    if (t <= previousLocation) {
+        return previousColor;
+    }
+    for (uint i = 1u; i < count; ++i) {
+        vec4 stopColor = instanceWords[first + i];
+        float location = GRADIENT_LOCATION(instanceWords, first, count, i);
+        if (t < location) {
+            // previousLocation <= t < location, so the span is not empty.
+            return mix(previousColor, stopColor, (t - previousLocation) / (location - previousLocation));
+        }
+        previousColor = stopColor;
+        previousLocation = location;
+    }
+    return previousColor;
+}
 
 void main() {
     uint flags = floatBitsToUint(vParams.y);
@@ -78,8 +116,19 @@ void main() {
         discard;
     }
 
+    bool gradient = (flags & LAYER_FLAG_GRADIENT) != 0u;
     vec4 color = (flags & LAYER_FLAG_TEXTURED) != 0u ? texel * vColor : vColor;
+    if (gradient) {
+        color = gradientColor(vLocal) * vColor;
+    }
     outColor = premultipliedScale(color, coverage);
+    if (gradient) {
+        // The same threshold on all four channels, so fades to transparent do not band either; under
+        // half a level, it never turns a 0 or 255 alpha into another level.
+        float threshold = orderedDither(gl_FragCoord.xy) / 255.0;
+        outColor.a = clamp(outColor.a + threshold, 0.0, 1.0);
+        outColor.rgb = clamp(outColor.rgb + threshold, vec3(0.0), vec3(outColor.a));
+    }
     if ((flags & LAYER_FLAG_OVERDRAW_HEAT_MAP) != 0u) {
         // Counts 0 and 1 untinted; 2 blue, 3 green, 4 pink, 5 and more red; half strength over the frame.
         uint count = uint(texel.r * 255.0 + 0.5);

@@ -6,7 +6,8 @@
 // the depth is the instance's (0 unless the pass is depth-ordered); the layer-space point and uv,
 // interpolated perspective-correctly (Vulkan's default); the clip-space homogeneous point
 // clipFromLocal * (x, y, 1), divided by z in the fragment shader (a projective map of the plane, so its
-// perspective-correct interpolation is exact); the instance's shading parameters, flat.
+// perspective-correct interpolation is exact); the instance's shading parameters, flat (the raw uv
+// too: a gradient's geometry).
 // Cost: one 256-byte instance read per vertex.
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -26,6 +27,7 @@ layout(location = 6) flat out vec4 vParams;
 layout(location = 7) flat out vec4 vClipRect;
 layout(location = 8) flat out vec4 vClipRadii;
 layout(location = 9) flat out vec4 vUVClamp;
+layout(location = 10) flat out vec4 vGradientGeometry;
 
 void main() {
     LayerInstance instance = instances[gl_InstanceIndex];
@@ -49,4 +51,5 @@ void main() {
     vClipRect = instance.clipRect;
     vClipRadii = instance.clipRadii;
     vUVClamp = instance.uvClamp;
+    vGradientGeometry = instance.uv;
 }

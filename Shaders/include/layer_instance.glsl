@@ -13,12 +13,13 @@ const uint LAYER_FLAG_CLIP = 1u << 3;
 const uint LAYER_FLAG_CLAMP_UV = 1u << 4;
 const uint LAYER_FLAG_COUNT_FRAGMENTS = 1u << 5;
 const uint LAYER_FLAG_OVERDRAW_HEAT_MAP = 1u << 6;
+const uint LAYER_FLAG_GRADIENT = 1u << 7;
 
 // BEGIN LayerInstance
 struct LayerInstance {
     vec4 localToClip[4];   // columns of the layer-space -> clip-space matrix (clip = M * p)
     vec4 quad;             // drawn quad in layer space: minX, minY, maxX, maxY
-    vec4 uv;               // texture coordinates at (minX, minY) and (maxX, maxY)
+    vec4 uv;               // texture coordinates at (minX, minY) and (maxX, maxY); gradient: its geometry
     vec4 color;            // premultiplied color (fill, or texel multiplier)
     vec4 shape;            // covered rounded rect in layer space: minX, minY, maxX, maxY
     vec4 shapeRadii;       // corner radii: top-left, top-right, bottom-right, bottom-left (y down)
@@ -26,7 +27,8 @@ struct LayerInstance {
     vec4 clipFromLocal[3]; // rows of the homography layer space -> clip space: c = H * (x, y, 1)
     vec4 clipRect;         // clip rounded rect in clip space: minX, minY, maxX, maxY
     vec4 clipRadii;        // clip corner radii: top-left, top-right, bottom-right, bottom-left
-    vec4 uvClamp;          // with LAYER_FLAG_CLAMP_UV: uv clamped to (minU, minV, maxU, maxV); 256 bytes in all
+    vec4 uvClamp;          // with LAYER_FLAG_CLAMP_UV: uv clamped to (minU, minV, maxU, maxV); gradient: uint bits of
+                           // kind, stop count, first stop word; 256 bytes in all
 };
 // END LayerInstance
 

@@ -1,8 +1,8 @@
 import LayerKit
 
-/// The flagship sample's scene: a handful of layers showing an image, rounded corners, a border, a
-/// spinning layer, a perspective tilt, a title drawn by a text layer and a shape layer with marching
-/// ants and a write-on stroke.
+/// The flagship sample's scene: a handful of layers showing an image, rounded corners, a border over a
+/// gradient, a spinning layer, a perspective tilt, a title drawn by a text layer and a shape layer with
+/// marching ants and a write-on stroke.
 ///
 /// Shared by `Samples/Hello`, tests and tools (DESIGN.md: scenes live once).
 public enum HelloScene {
@@ -22,12 +22,14 @@ public enum HelloScene {
         picture.masksToBounds = true
         root.addSublayer(picture)
 
-        // A card with a border, rounded top corners only.
-        let card = CALayer()
+        // A card with a border, rounded top corners only, filled with a diagonal gradient drawn by the GPU.
+        let card = CAGradientLayer()
         card.name = "card"
         card.bounds = CGRect(x: 0, y: 0, width: unit * 2, height: unit * 1.4)
         card.position = CGPoint(x: size.width * 0.72, y: size.height * 0.3)
-        card.backgroundColor = CGColor(red: 0.96, green: 0.76, blue: 0.26, alpha: 1)
+        card.colors = [CGColor(red: 0.99, green: 0.86, blue: 0.42, alpha: 1), CGColor(red: 0.96, green: 0.62, blue: 0.18, alpha: 1)]
+        card.startPoint = .zero
+        card.endPoint = CGPoint(x: 1, y: 1)
         card.cornerRadius = unit * 0.3
         card.maskedCorners = [.layerMinXMinYCorner, .layerMaxXMinYCorner]
         card.borderWidth = max(2, unit * 0.06)

@@ -147,6 +147,9 @@ public final class CARenderer: @unchecked Sendable {
     private func renderFrame() throws {
         producer.builder.viewport = bounds
         producer.clearColor = clearColor.premultipliedRGBA
+        // Let go of the last frame's graph first: an image only it still holds (a backing store just
+        // partly redrawn) is then gone, so the new image may take over its atlas rect (`ImageAtlas`).
+        lastGraph = nil
         let (graph, events) = producer.produceFrame(at: frameTime ?? CACurrentMediaTime())
         AnimationCallbacks.shared.post(events)
         lastGraph = graph

@@ -110,6 +110,26 @@ final class AtlasAllocatorTests: XCTestCase {
         XCTAssertEqual(atlas.placementCount, 0)
     }
 
+    func testAPartialRedrawOfAGoneImageTakesOverItsRect() throws {
+        let atlas = ImageAtlas(pageSize: 64)
+        var base: CGImage? = TinyScene.solidImage(side: 8, (255, 0, 0, 255))
+        let (rect, serial) = try XCTUnwrap(atlas.placement(for: base!).map { ($0.rect, $0.serial) })
+        let update = PartialImageUpdate(base: base!, x: 2, y: 3, width: 4, height: 5)
+        // While the old image exists it may still be drawn: a redrawn image gets a rect of its own.
+        let early = CGImage(TinyScene.solidImage(side: 8, (0, 255, 0, 255)), updating: update)
+        let (earlyRect, earlyUpdate) = try XCTUnwrap(atlas.placement(for: early).map { ($0.rect, $0.update) })
+        XCTAssertNotEqual(earlyRect, rect)
+        XCTAssertNil(earlyUpdate)
+
+        base = nil
+        let redrawn = CGImage(TinyScene.solidImage(side: 8, (0, 0, 255, 255)), updating: update)
+        let takenOver = try XCTUnwrap(atlas.placement(for: redrawn))
+        XCTAssertEqual(takenOver.rect, rect)
+        XCTAssertNotEqual(takenOver.serial, serial, "a new serial: the backend knows the rect changed")
+        XCTAssertEqual(takenOver.update, AtlasPlacement.Update(previousSerial: serial, region: PixelRect(x: 2, y: 3, width: 4, height: 5)))
+        XCTAssertEqual(atlas.placementCount, 2, "the early image's and the redrawn one's")
+    }
+
     func testFullPagesLeaveTheImageOutOfTheAtlas() {
         let atlas = ImageAtlas(pageSize: 34, maxPages: 1, maxImageSide: 32)
         let images = (0..<2).map { TinyScene.solidImage(side: 32, (UInt8($0), 0, 0, 255)) }

@@ -85,7 +85,7 @@ final class LayerDrawingRenderTests: CARendererTestCase {
         assertPixels(image, "delegate") { x, y in self.inside(CGRect(x: 14, y: 22, width: 8, height: 6), x, y) ? .blue : .clear }
     }
 
-    func testPartialRedrawChangesOnlyItsRectAndReuploadsTheImage() throws {
+    func testPartialRedrawChangesAndReuploadsOnlyItsRect() throws {
         let root = makeRoot()
         let layer = FillLayer()
         layer.frame = CGRect(x: 16, y: 16, width: 32, height: 32)
@@ -102,8 +102,8 @@ final class LayerDrawingRenderTests: CARendererTestCase {
             guard self.inside(CGRect(x: 16, y: 16, width: 32, height: 32), x, y) else { return .clear }
             return self.inside(CGRect(x: 24, y: 20, width: 12, height: 6), x, y) ? .green : .red
         }
-        // The renderer uploads per image: the whole new backing store, 32 × 32 × 4 bytes.
-        XCTAssertEqual(renderer.lastFrameStatistics.bytesUploaded, 32 * 32 * 4)
+        // Only the redrawn rect goes to the GPU: 12 × 6 pixels × 4 bytes.
+        XCTAssertEqual(renderer.lastFrameStatistics.bytesUploaded, 12 * 6 * 4)
     }
 
     func testNeedsDisplayOnBoundsChangeRedrawsAtTheNewSize() throws {

@@ -23,6 +23,10 @@ public final class CGImage: @unchecked Sendable {
     public var bitsPerPixel: Int { 32 }
     /// Premultiplied RGBA8 rows, `bytesPerRow` apart, top row first. Never mutated after init.
     package let pixelData: [UInt8]
+    /// Set on an image made by redrawing part of another (`setNeedsDisplay(_:)`): the image it started
+    /// from and the only pixels that differ, so the renderer can update that image's texture in place
+    /// (`CGImage+PartialUpdate.swift`). Nil for every other image.
+    package let partialUpdate: PartialImageUpdate?
 
     /// Creates an image from premultiplied RGBA8 pixels. Returns nil when the sizes are not positive or
     /// the buffer is too small for `height` rows of `bytesPerRow` bytes.
@@ -35,6 +39,17 @@ public final class CGImage: @unchecked Sendable {
         self.bytesPerRow = bytesPerRow
         self.alphaInfo = alphaInfo
         self.pixelData = premultipliedRGBA
+        self.partialUpdate = nil
+    }
+
+    /// `image`'s pixels, recorded as `base` with only `update`'s region changed (see `partialUpdate`).
+    package init(_ image: CGImage, updating update: PartialImageUpdate) {
+        width = image.width
+        height = image.height
+        bytesPerRow = image.bytesPerRow
+        alphaInfo = image.alphaInfo
+        pixelData = image.pixelData
+        partialUpdate = update
     }
 
     /// Whether every pixel is opaque (`alphaInfo == .noneSkipLast`).

@@ -21,8 +21,9 @@ import Synchronization
 //           still shows its last backing store at the same size, scale and opacity, that image's pixels
 //           are kept, the region — rounded out to whole backing pixels — is cleared, and `draw(in:)` runs
 //           clipped to it (`boundingBoxOfClipPath` is the region). Otherwise the whole store is redrawn.
-//           The result is a new CGImage that the renderer uploads whole (uploads are per image object,
-//           `ImageUploader`): a partial redraw saves drawing time, not upload bytes (width × height × 4).
+//           The result is a new CGImage that records the image it started from and the redrawn pixels
+//           (`PartialImageUpdate`), so the renderer copies only those into the old image's texture when
+//           it can (`ImageUploader`): region width × height × 4 bytes uploaded instead of the whole store.
 //   Threads: everything here runs on the thread that owns the model, except `draw(in:)` of a layer with
 //           `drawsAsynchronously` (see `LayerDisplay`).
 //   Cost:   O(marked layers) per commit plus their drawing; nothing for layers that are not marked.
@@ -260,8 +261,12 @@ package struct BackingStoreDrawing: @unchecked Sendable {
             ctx.clear(region)
         }
         layer.draw(in: ctx)
-        guard let image = ctx.makeImage() else { return nil }
-        return isOpaque || image.hasVisiblePixel ? image : nil
+        guard let image = ctx.makeImage(), isOpaque || image.hasVisiblePixel else { return nil }
+        guard let region, let base else { return image }
+        // The aligned region is whole pixels: record them, so the renderer re-uploads only those.
+        let x0 = Int(((region.minX - bounds.minX) * scale).rounded()), y0 = Int(((region.minY - bounds.minY) * scale).rounded())
+        let x1 = Int(((region.maxX - bounds.minX) * scale).rounded()), y1 = Int(((region.maxY - bounds.minY) * scale).rounded())
+        return CGImage(image, updating: PartialImageUpdate(base: base, x: x0, y: y0, width: x1 - x0, height: y1 - y0))
     }
 
     func description(of image: CGImage?) -> BackingStoreDescription {

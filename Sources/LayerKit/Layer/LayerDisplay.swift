@@ -28,8 +28,8 @@ import Foundation
 ///           a drawing superseded by a newer one is dropped. `layerWillDraw(_:)` runs on the model thread.
 ///           `waitForAsynchronousDrawing()` blocks until drawings in flight have finished (tests, or a
 ///           host that must present complete frames).
-/// Does NOT: display layers that are not marked, draw on the render thread, or upload part of an
-///           image (see `CALayer+Display.swift`).
+/// Does NOT: display layers that are not marked, draw on the render thread, or upload anything (a
+///           partial redraw only records its region on the image, see `CALayer+Display.swift`).
 package final class LayerDisplay: @unchecked Sendable {
     /// The display state of the process's model thread.
     package static let shared = LayerDisplay()

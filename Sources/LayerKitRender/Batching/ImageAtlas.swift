@@ -9,6 +9,8 @@
 /// nearest and linear filtering read exactly what a texture of the image alone would give with
 /// clamp-to-edge. Mipmapped (trilinear) draws are not atlased. Pages are `pageSize` texels square, at
 /// most `maxPages`; when they are full an image stays a texture of its own.
+/// Partial redraws: an image that redraws part of an image placed before (`CGImage.partialUpdate`) whose
+/// image is gone takes over that placement's rect, with the region it changed (`AtlasPlacement.update`).
 /// Lifetime: an image is found by identity (as uploads are); a placement whose image has been
 /// deallocated, or that no frame has used for `evictAfterFrames` frames, is freed (checked every 32
 /// frames). Only the render thread uses an atlas. Cost: O(1) per lookup, O(pages × shelves) per new
@@ -32,6 +34,9 @@ package final class ImageAtlas: @unchecked Sendable {
         var rect: PixelRect
         var allocationID: Int
         var lastUsedFrame: Int
+        /// For an image that is a partial redraw of the placement's previous image: what the backend may
+        /// copy instead of the whole image.
+        var update: AtlasPlacement.Update? = nil
     }
 
     package init(pageSize: Int = 1024, maxPages: Int = 8, maxImageSide: Int = 256, evictAfterFrames: Int = 120) {
@@ -71,13 +76,26 @@ package final class ImageAtlas: @unchecked Sendable {
             if entry.image === image {
                 entry.lastUsedFrame = frame
                 entries[key] = entry
-                return AtlasPlacement(page: entry.page, serial: entry.serial, image: image, rect: entry.rect, pageSize: pageSize)
+                return AtlasPlacement(page: entry.page, serial: entry.serial, image: image, rect: entry.rect, pageSize: pageSize,
+                                      update: entry.update)
             }
             // An image deallocated since; its identifier was reused.
             pages[entry.page.rawValue].deallocate(entry.allocationID)
             entries[key] = nil
         }
         guard image.width <= maxImageSide, image.height <= maxImageSide else { return nil }
+        if let update = image.partialUpdate, let base = entries[update.base], base.image == nil,
+           base.rect.width == image.width, base.rect.height == image.height {
+            // A partial redraw of an image that is gone: take over its rect, so only the region changes.
+            entries[update.base] = nil
+            let region = PixelRect(x: update.x, y: update.y, width: update.width, height: update.height)
+            let change = AtlasPlacement.Update(previousSerial: base.serial, region: region)
+            let placement = AtlasPlacement(page: base.page, serial: nextSerial, image: image, rect: base.rect, pageSize: pageSize, update: change)
+            nextSerial += 1
+            entries[key] = Entry(image: image, page: base.page, serial: placement.serial, rect: base.rect, allocationID: base.allocationID,
+                                 lastUsedFrame: frame, update: change)
+            return placement
+        }
         for index in 0..<maxPages {
             if index == pages.count { pages.append(AtlasAllocator(width: pageSize, height: pageSize)) }
             guard let allocation = pages[index].allocate(width: image.width + 2, height: image.height + 2) else { continue }
@@ -135,4 +153,24 @@ package struct AtlasPlacement: Sendable {
     package var rect: PixelRect
     /// The page's side in texels.
     package var pageSize: Int
+    /// Set when the image is a partial redraw (`CGImage.partialUpdate`) of the image placed here before:
+    /// a backend holding that placement's texels may copy only the region.
+    package var update: Update?
+
+    package init(page: AtlasPageID, serial: Int, image: CGImage, rect: PixelRect, pageSize: Int, update: Update? = nil) {
+        self.page = page
+        self.serial = serial
+        self.image = image
+        self.rect = rect
+        self.pageSize = pageSize
+        self.update = update
+    }
+
+    /// What changed from the placement's previous image.
+    package struct Update: Sendable, Equatable {
+        /// The serial the same rect had with the previous image.
+        package var previousSerial: Int
+        /// The redrawn texels, in the image's pixels.
+        package var region: PixelRect
+    }
 }

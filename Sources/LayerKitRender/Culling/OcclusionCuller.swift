@@ -82,12 +82,13 @@ package struct OcclusionCuller {
     }
 
     /// Whether every pixel `item` covers fully it paints at alpha 1, replacing what was there: a
-    /// source-over fill at alpha 1, or an opaque image sampled nearest or linear at opacity 1.
+    /// source-over fill at alpha 1, a gradient whose stops are all opaque at opacity 1, or an opaque image sampled nearest or linear at opacity 1.
     package static func isOpaque(_ item: DrawItem) -> Bool {
         let flags = item.instance.flags
         // Inside a stencil clip an item paints only part of its shape.
         guard item.blend == .sourceOver, item.instance.color.w >= 1, item.stencilLevel == 0, item.stencilCommand == nil,
               flags.isDisjoint(with: [.countFragments, .overdrawHeatMap]) else { return false }
+        if flags.contains(.gradient) { return item.gradient?.isOpaque ?? false }
         guard flags.contains(.textured) else { return true }
         guard let texture = item.texture, texture.minification != .trilinear, texture.magnification != .trilinear else { return false }
         switch texture.source {

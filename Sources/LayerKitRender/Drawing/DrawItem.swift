@@ -126,11 +126,16 @@ package struct DrawItem: Equatable, Sendable {
     package var stencilCommand: StencilClipCommand?
     /// How many stencil clips enclose the item; it is drawn where the stencil equals this.
     package var stencilLevel: UInt8 = 0
+    /// The gradient the item paints (its instance has `Flags.gradient`): the backend writes its stops
+    /// beside the frame's instances.
+    package var gradient: GradientPaint?
 
-    package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver, layer: LayerID? = nil) {
+    package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver, layer: LayerID? = nil,
+                 gradient: GradientPaint? = nil) {
         self.instance = instance
         self.texture = texture
         self.blend = blend
         self.layer = layer
+        self.gradient = gradient
     }
 }

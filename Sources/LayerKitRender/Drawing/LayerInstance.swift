@@ -13,6 +13,7 @@ package struct LayerInstance: Equatable, Sendable {
     /// The quad this instance draws, in layer space: (minX, minY, maxX, maxY).
     package var quad: SIMD4<Float>
     /// Texture coordinates at the quad's (minX, minY) and (maxX, maxY) corners: (u0, v0, u1, v1).
+    /// With `Flags.gradient` (never textured): the gradient's geometry instead (`gradientGeometry`).
     package var uv: SIMD4<Float>
     /// Premultiplied color. Untextured: the fill. Textured: multiplies the texel (opacity in all four).
     package var color: SIMD4<Float>
@@ -31,6 +32,8 @@ package struct LayerInstance: Equatable, Sendable {
     package var clipRadii: SIMD4<Float>
     /// With `Flags.clampUV`: the texture coordinates are clamped to (minU, minV, maxU, maxV) before
     /// sampling — an image's texel centres inside an atlas page, so filtering never reads a neighbour.
+    /// With `Flags.gradient` (never atlased): x the gradient's kind, y its stop count, z the index of its
+    /// first stop word in the instance buffer (all three as uint bits; see `gradientKind`).
     /// Also pads the record to sixteen vec4s (256 bytes), the instance stride the shader reads.
     package var uvClamp: SIMD4<Float> = .zero
 
@@ -53,6 +56,8 @@ package struct LayerInstance: Equatable, Sendable {
         /// Debug (overdraw): the texture holds fragment counts; output the heat-map tint for the count
         /// (`DebugVisualization.heatMapTint(count:)`) instead of the texel.
         package static let overdrawHeatMap = Flags(rawValue: 1 << 6)
+        /// Paint a gradient (`GradientPaint`) times `color` instead of the fill, ordered-dithered.
+        package static let gradient = Flags(rawValue: 1 << 7)
     }
 
     package var flags: Flags {
@@ -63,6 +68,32 @@ package struct LayerInstance: Equatable, Sendable {
     package var borderWidth: Float {
         get { params.x }
         set { params.x = newValue }
+    }
+
+    /// With `Flags.gradient`, in layer space: (start.x, start.y, end.x, end.y); for a radial gradient
+    /// the end is the radii (see `GradientPaint`). Shares `uv`'s slot: a gradient samples no texture.
+    package var gradientGeometry: SIMD4<Float> {
+        get { uv }
+        set { uv = newValue }
+    }
+
+    /// With `Flags.gradient`: `GradientPaint.Kind`'s raw value.
+    package var gradientKind: UInt32 {
+        get { uvClamp.x.bitPattern }
+        set { uvClamp.x = Float(bitPattern: newValue) }
+    }
+
+    /// With `Flags.gradient`: how many color stops the gradient has.
+    package var gradientStopCount: UInt32 {
+        get { uvClamp.y.bitPattern }
+        set { uvClamp.y = Float(bitPattern: newValue) }
+    }
+
+    /// With `Flags.gradient`: where its stops start in the instance buffer, in 16-byte words from the
+    /// buffer's start (set by the backend when it writes the frame's instances).
+    package var gradientStopWord: UInt32 {
+        get { uvClamp.z.bitPattern }
+        set { uvClamp.z = Float(bitPattern: newValue) }
     }
 
     /// The depth the vertex shader writes (`gl_Position.z = depth · w`): 0 unless the pass is drawn with

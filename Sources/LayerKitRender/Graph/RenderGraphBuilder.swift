@@ -181,6 +181,14 @@ package struct RenderGraphBuilder {
                                                      flags: [], clip: clipToUse)))
         }
 
+        // A gradient layer's gradient: over the background, under the contents, rounded as the background is.
+        if hasSize, let gradient = GradientPaint(of: node) {
+            var paint = instance(quad: node.bounds, color: SIMD4(repeating: Float(opacity)), shape: node.bounds, shapeRadii: radii,
+                                 flags: [], clip: clipToUse)
+            gradient.configure(&paint)
+            items.append(DrawItem(instance: paint, gradient: gradient))
+        }
+
         // The clip this layer imposes on its contents and sublayers; an outer clip that cannot combine
         // with it analytically clips them by stencil instead (`StencilClipCommand`).
         var ownClip = inheritedClip

@@ -145,7 +145,7 @@ package enum DebugVisualization {
     /// An untextured quad over `item`'s covered region, `tint` at `strength` (premultiplied).
     package static func overlay(on item: DrawItem, tint: SIMD3<Float>, strength: Float = 0.5) -> DrawItem {
         var instance = item.instance
-        instance.flags.subtract([.textured, .clampUV, .countFragments, .overdrawHeatMap])
+        instance.flags.subtract([.textured, .clampUV, .countFragments, .overdrawHeatMap, .gradient])
         instance.color = SIMD4(tint * strength, strength)
         instance.depth = 0
         var overlay = DrawItem(instance: instance, texture: nil, blend: .sourceOver, layer: nil)
@@ -157,7 +157,7 @@ package enum DebugVisualization {
     /// coverage, texture or blend.
     package static func fragmentCounter(_ item: DrawItem) -> DrawItem {
         var instance = item.instance
-        instance.flags.subtract([.textured, .clampUV, .overdrawHeatMap])
+        instance.flags.subtract([.textured, .clampUV, .overdrawHeatMap, .gradient])
         instance.flags.insert(.countFragments)
         instance.depth = 0
         return DrawItem(instance: instance, texture: nil, blend: .additive, layer: nil)

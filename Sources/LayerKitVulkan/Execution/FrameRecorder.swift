@@ -80,7 +80,7 @@ final class FrameRecorder {
             pendingStatistics[frame.index] = nil
         }
         staging.frameCompleted(serial: frame.serial)
-        uploader.collectGarbage(frame: frame)
+        uploader.beginFrame()
         var beginInfo = VkCommandBufferBeginInfo()
         beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
         beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue

@@ -21,7 +21,10 @@ import LayerKitRender
 /// they are written, so uv 0…1 still spans exactly the pass's pixels.
 /// Batching: the instance buffer holds each pass's items in its `drawOrder`, and each `DrawBatch` is one
 /// instanced `vkCmdDraw` of 4 vertices, `firstInstance` indexing that buffer (`RenderPass.drawPlan`: a
-/// pass nobody compiled batches consecutive items with equal texture bindings and blend modes). Depth:
+/// pass nobody compiled batches consecutive items with equal texture bindings and blend modes). After the
+/// instances come the color stops of the frame's gradient items (`GradientPaint.stopWords`), each item's
+/// instance pointing at its first word (`LayerInstance.gradientStopWord`), so gradients batch with
+/// untextured draws and need no binding of their own. Depth:
 /// a frame target with a depth attachment (`FramebufferTarget.hasDepth`) is drawn with the depth render
 /// pass and the pipeline of each batch's `DepthPhase`; a depth-ordered pass needs such a target.
 /// Stencil: in such a target every frame-pass draw tests the stencil against its batch's
@@ -30,7 +33,8 @@ import LayerKitRender
 /// without a stencil are refused. An
 /// empty graph still clears the target to transparent black, so a readback always has defined pixels.
 /// A graph that breaks `RenderGraph.invariantViolations` is refused before anything is recorded.
-/// Cost: O(items) CPU; 256 bytes of instance data per item; one draw call per batch; one render pass per
+/// Cost: O(items) CPU; 256 bytes of instance data per item, plus 16 bytes per gradient stop and per four
+/// locations; one draw call per batch; one render pass per
 /// graph pass; surface images only when the pool has none of the size free.
 final class GraphExecutor {
     private let device: VulkanDevice
@@ -102,15 +106,20 @@ final class GraphExecutor {
         counters.imagesUploaded = uploader.imagesUploaded - uploadedBefore.0
         counters.bytesUploaded = uploader.bytesUploaded - uploadedBefore.1
 
-        // Instance data for every pass, contiguous, each pass in its draw order.
+        // Instance data for every pass, contiguous, each pass in its draw order; then the stops of the
+        // frame's gradients (16-byte words the fragment shader reads through the same binding).
         let plans = graph.passes.map(\.drawPlan)
         let stride = LayerInstance.stride
+        let wordStride = MemoryLayout<SIMD4<Float>>.stride
         let total = graph.passes.reduce(0) { $0 + $1.items.count }
-        try frame.ensureInstanceCapacity(total, stride: stride, allocator: allocator, descriptors: instanceDescriptors)
+        let stopWords = graph.passes.reduce(0) { sum, pass in sum + pass.items.reduce(0) { $0 + ($1.gradient?.stopWordCount ?? 0) } }
+        let stopRecords = (stopWords * wordStride + stride - 1) / stride
+        try frame.ensureInstanceCapacity(total + stopRecords, stride: stride, allocator: allocator, descriptors: instanceDescriptors)
         guard let instanceBuffer = frame.instanceBuffer, let instanceSet = frame.instanceSet, let base = instanceBuffer.mapped else {
             preconditionFailure("frame \(frame.index) has no mapped instance buffer")
         }
         var index = 0
+        var nextStopWord = total * stride / wordStride
         for (pass, plan) in zip(graph.passes, plans) {
             for itemIndex in plan.order {
                 let item = pass.items[itemIndex]
@@ -119,6 +128,13 @@ final class GraphExecutor {
                     // uv 0…1 means the pass's pixels, the top-left part of the pooled image.
                     let sx = Float(assigned.width) / Float(assigned.image.width), sy = Float(assigned.height) / Float(assigned.image.height)
                     instance.uv *= SIMD4(sx, sy, sx, sy)
+                }
+                if let gradient = item.gradient {
+                    instance.gradientStopWord = UInt32(nextStopWord)
+                    gradient.stopWords.withUnsafeBytes { words in
+                        (base + nextStopWord * wordStride).copyMemory(from: words.baseAddress!, byteCount: words.count)
+                    }
+                    nextStopWord += gradient.stopWordCount
                 }
                 withUnsafeBytes(of: instance) { bytes in
                     (base + index * stride).copyMemory(from: bytes.baseAddress!, byteCount: min(bytes.count, stride))

@@ -11,9 +11,12 @@ import LayerKitRender
 /// gutter repeating its edge texels ((w + 2) × (h + 2) texels, written at the placement's rect grown by
 /// one) and copied in; the page goes to TRANSFER_DST for the copies and back to SHADER_READ_ONLY after,
 /// the barrier ordering the copies after earlier frames' sampling (queue order does the rest). Placements
-/// are known by serial, so a rect the atlas hands to another image is uploaded again. A frame that is
+/// are known by serial, so a rect the atlas hands to another image is uploaded again — except a partial
+/// redraw of the image the rect held (`AtlasPlacement.update`), whose region (grown by the gutter texel it
+/// may change) is all that is copied, when that image's texels are resident. A frame that is
 /// abandoned forgets its uploads. Cost: (w + 2)(h + 2) × 4 bytes through the staging ring per new
-/// placement; nothing for resident ones; two barriers per page with new placements.
+/// placement (about the region's, for a partial redraw); nothing for resident ones; two barriers per page
+/// with new placements.
 final class AtlasTextures {
     private struct Page {
         var texture: GPUTexture
@@ -59,10 +62,20 @@ final class AtlasTextures {
                 source: (isNew ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, Access.none),
                 destination: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite))
             for placement in placements {
-                try copy(placement, into: image, commandBuffer: commandBuffer, frame: frame)
+                let extended = PixelRect(x: 0, y: 0, width: placement.rect.width + 2, height: placement.rect.height + 2)
+                // The rect holding the previous image: the region, grown by a texel for the gutter it may touch.
+                if let update = placement.update, pages[pageID]!.uploaded.contains(update.previousSerial),
+                   let grown = PixelRect(x: update.region.minX, y: update.region.minY, width: update.region.width + 2,
+                                         height: update.region.height + 2).intersection(extended) {
+                    try copy(placement, texels: grown, into: image, commandBuffer: commandBuffer, frame: frame)
+                    pages[pageID]!.uploaded.remove(update.previousSerial)
+                    uploader.countUpload(bytes: update.region.width * update.region.height * 4)
+                } else {
+                    try copy(placement, texels: extended, into: image, commandBuffer: commandBuffer, frame: frame)
+                    uploader.countUpload(bytes: placement.rect.width * placement.rect.height * 4)
+                }
                 pages[pageID]!.uploaded.insert(placement.serial)
                 uploadedThisFrame.append((pageID, placement.serial))
-                uploader.countUpload(bytes: placement.rect.width * placement.rect.height * 4)
             }
             Barriers.image(
                 commandBuffer, image.handle, range: image.range(),
@@ -89,29 +102,35 @@ final class AtlasTextures {
         return try texture.descriptorSet(for: key, samplers: uploader.samplers, device: uploader.device)
     }
 
-    /// Stages `placement`'s image with its gutter and records the copy into the page.
-    private func copy(_ placement: AtlasPlacement, into page: GPUImage, commandBuffer: VkCommandBuffer, frame: FrameContext) throws {
+    /// Stages `texels` of `placement`'s image with its gutter — in gutter-extended coordinates, (0, 0) the
+    /// gutter's corner, (w + 2) × (h + 2) in all — and records the copy into the page.
+    private func copy(_ placement: AtlasPlacement, texels: PixelRect, into page: GPUImage, commandBuffer: VkCommandBuffer,
+                      frame: FrameContext) throws {
         let source = placement.image
-        let (width, height) = (source.width + 2, source.height + 2)
+        let (width, height) = (texels.width, texels.height)
         let rowBytes = width * 4
         let (buffer, offset) = try uploader.stage(size: rowBytes * height, frame: frame, name: "atlas placement \(placement.serial)") { destination in
             source.pixelData.withUnsafeBytes { pixels in
                 let base = pixels.baseAddress!
                 for row in 0..<height {
                     // Gutter rows repeat the first and last image rows; gutter columns the first and last texel.
-                    let sourceRow = min(max(row - 1, 0), source.height - 1)
+                    let sourceRow = min(max(texels.minY + row - 1, 0), source.height - 1)
                     let from = base + sourceRow * source.bytesPerRow
                     let to = destination + row * rowBytes
-                    (to + 4).copyMemory(from: from, byteCount: source.width * 4)
-                    to.copyMemory(from: from, byteCount: 4)
-                    (to + (width - 1) * 4).copyMemory(from: from + (source.width - 1) * 4, byteCount: 4)
+                    // Image columns 0..<w sit at extended columns 1...w.
+                    let first = max(texels.minX, 1), end = min(texels.maxX, source.width + 1)
+                    if end > first {
+                        (to + (first - texels.minX) * 4).copyMemory(from: from + (first - 1) * 4, byteCount: (end - first) * 4)
+                    }
+                    if texels.minX == 0 { to.copyMemory(from: from, byteCount: 4) }
+                    if texels.maxX == source.width + 2 { (to + (width - 1) * 4).copyMemory(from: from + (source.width - 1) * 4, byteCount: 4) }
                 }
             }
         }
         var region = VkBufferImageCopy()
         region.bufferOffset = offset
         region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
-        region.imageOffset = VkOffset3D(x: Int32(placement.rect.minX - 1), y: Int32(placement.rect.minY - 1), z: 0)
+        region.imageOffset = VkOffset3D(x: Int32(placement.rect.minX - 1 + texels.minX), y: Int32(placement.rect.minY - 1 + texels.minY), z: 0)
         region.imageExtent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
         vkCmdCopyBufferToImage(commandBuffer, buffer, page.handle, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region)
     }

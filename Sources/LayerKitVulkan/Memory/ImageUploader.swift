@@ -49,9 +49,14 @@ final class GPUTexture {
 /// commands recorded before the frame's first pass. Identity is the `CGImage` object; an image uploaded
 /// without mipmaps is uploaded again with them the first time a trilinear binding asks. A tile of an image
 /// too large for one texture (`TextureSource.imageTile`) is a texture of its own, keyed by image and
-/// region. A texture whose image has been deallocated is released after the frame in flight.
-/// Cost: width × height × 4 bytes through the staging ring per upload; nothing for an image already
-/// resident.
+/// region. A texture whose image has been deallocated is released after the frame in flight — unless a
+/// new image of this frame is that image partly redrawn (`CGImage.partialUpdate`): then only the redrawn
+/// region is copied into the texture (vkCmdCopyBufferToImage at the region's offset, between barriers that
+/// keep its other texels), which from then on stands for the new image. Nothing else can show the old image
+/// (it is gone), and commands on the queue run in order, so frames in flight still sample what they drew
+/// with. Mipmapped textures and tiles are uploaded whole.
+/// Cost: width × height × 4 bytes through the staging ring per upload (the region's, for a partial
+/// update); nothing for an image already resident.
 final class ImageUploader {
     /// Uploads since creation (the internal 1×1 white texture excluded).
     private(set) var imagesUploaded = 0
@@ -89,10 +94,15 @@ final class ImageUploader {
     /// Textures currently resident (the white texture excluded).
     var residentCount: Int { textures.count }
 
-    /// Releases, after `frame` completes, textures whose images no longer exist.
-    func collectGarbage(frame: FrameContext) {
+    /// Starts recording a frame: what the previous one uploaded can no longer be abandoned.
+    func beginFrame() {
         uploadedThisFrame.removeAll()
         whiteUploadedThisFrame = false
+    }
+
+    /// Releases, after `frame` completes, textures whose images no longer exist (run after the frame's
+    /// uploads, which may have reused some for partial updates).
+    private func collectGarbage(frame: FrameContext) {
         for (key, texture) in textures where texture.source == nil {
             textures[key] = nil
             frame.deferRelease(texture)
@@ -113,12 +123,64 @@ final class ImageUploader {
                 if existing.source === image && (!mipmapped || existing.image.mipLevels > 1) { continue }
                 frame.deferRelease(existing)
             }
+            if region == nil, !mipmapped, let update = image.partialUpdate,
+               let texture = try updateInPlace(image, update, commandBuffer: commandBuffer, frame: frame) {
+                textures[key] = texture
+                uploadedThisFrame.append(key)
+                imagesUploaded += 1
+                bytesUploaded += update.width * update.height * 4
+                continue
+            }
             let name = region.map { "tile \($0) of image \(image.width)x\(image.height)" } ?? "image \(image.width)x\(image.height)"
             textures[key] = try upload(image, region: region, mipmapped: mipmapped, commandBuffer: commandBuffer, frame: frame, name: name)
             uploadedThisFrame.append(key)
             imagesUploaded += 1
             bytesUploaded += (region?.width ?? image.width) * (region?.height ?? image.height) * 4
         }
+        collectGarbage(frame: frame)
+    }
+
+    /// Copies `update`'s region of `image` into the texture of the image it was redrawn from, and returns
+    /// that texture, now standing for `image`; nil (nothing recorded) when that texture is not resident,
+    /// its image may still be shown (it still exists), or it does not match (size, mip levels).
+    private func updateInPlace(_ image: CGImage, _ update: PartialImageUpdate, commandBuffer: VkCommandBuffer,
+                               frame: FrameContext) throws -> GPUTexture? {
+        let baseKey = TextureKey(image: update.base, region: nil)
+        guard let texture = textures[baseKey], texture.source == nil, texture.image.mipLevels == 1,
+              texture.image.width == image.width, texture.image.height == image.height,
+              update.x >= 0, update.y >= 0, update.width > 0, update.height > 0,
+              update.x + update.width <= image.width, update.y + update.height <= image.height else { return nil }
+        let name = "region \(update.width)x\(update.height)+\(update.x)+\(update.y) of image \(image.width)x\(image.height)"
+        let rowBytes = update.width * 4
+        let (stagingBuffer, stagingOffset) = try stage(size: rowBytes * update.height, frame: frame, name: name) { destination in
+            image.pixelData.withUnsafeBytes { pixels in
+                let first = pixels.baseAddress! + update.y * image.bytesPerRow + update.x * 4
+                for row in 0..<update.height {
+                    (destination + row * rowBytes).copyMemory(from: first + row * image.bytesPerRow, byteCount: rowBytes)
+                }
+            }
+        }
+        // Keep the texels outside the region: from SHADER_READ_ONLY (not UNDEFINED), after earlier frames'
+        // sampling on this queue.
+        Barriers.image(
+            commandBuffer, texture.image.handle, range: texture.image.range(),
+            from: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+            source: (VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, Access.shaderRead),
+            destination: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite))
+        var copy = VkBufferImageCopy()
+        copy.bufferOffset = stagingOffset
+        copy.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
+        copy.imageOffset = VkOffset3D(x: Int32(update.x), y: Int32(update.y), z: 0)
+        copy.imageExtent = VkExtent3D(width: UInt32(update.width), height: UInt32(update.height), depth: 1)
+        vkCmdCopyBufferToImage(commandBuffer, stagingBuffer, texture.image.handle, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy)
+        Barriers.image(
+            commandBuffer, texture.image.handle, range: texture.image.range(),
+            from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+            source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite),
+            destination: (VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, Access.shaderRead))
+        textures[baseKey] = nil
+        texture.source = image
+        return texture
     }
 
     /// Counts an upload made on the uploader's behalf (atlas placements).

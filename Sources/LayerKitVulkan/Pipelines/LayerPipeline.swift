@@ -2,7 +2,8 @@ import CVulkan
 import LayerKitRender
 
 /// The layer-quad pipeline and what it is built against: the frame's color render pass, the descriptor
-/// set layouts (set 0: the frame's instance buffer; set 1: the batch's texture) and the pipeline layout.
+/// set layouts (set 0: the frame's instance buffer, read by the vertex shader and, for gradient stops
+/// stored after the instances, by the fragment shader; set 1: the batch's texture) and the pipeline layout.
 ///
 /// Input: the device, the pipeline cache and `Shaders/layer_quad.{vert,frag}`. Output: Vulkan handles.
 /// State: triangle strip of 4 vertices without vertex buffers, no culling (transforms may mirror),
@@ -41,7 +42,8 @@ final class LayerPipeline {
         self.format = format
         renderPass = try Self.makeRenderPass(device: device, format: format, destination: .frame)
         instanceSetLayout = try Self.makeSetLayout(
-            device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, stages: VK_SHADER_STAGE_VERTEX_BIT.rawValue, name: "set 0 · instances")
+            device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+            stages: VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue, name: "set 0 · instances")
         textureSetLayout = try Self.makeSetLayout(
             device: device, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, stages: VK_SHADER_STAGE_FRAGMENT_BIT.rawValue, name: "set 1 · texture")
         var setLayouts: [VkDescriptorSetLayout?] = [instanceSetLayout, textureSetLayout]
