@@ -7,7 +7,8 @@ import LayerKitVulkan
 // One iteration: sleep until the display link's next tick; drain and dispatch SDL's events; rethrow an
 // error the render thread reported; call `onFrame` with the tick's time; `CATransaction.flush()` — the
 // implicit commit (changes made by the callbacks reach the render server as one packet) and the delivery
-// of animation callbacks (delegates, completion blocks) posted by the render thread. The loop never draws
+// of animation callbacks (delegates, completion blocks) posted by the render thread. Before the flush the
+// window publishes what it shows (`HostViewports`), so tiled layers draw the tiles on screen. The loop never draws
 // and never waits for the render thread; frames are produced there at the same rate. When a loop returns,
 // the exit hook that stops rendering before process exit is armed again (`OpenWindows`).
 // Cost per iteration: O(events + changed properties).
@@ -51,6 +52,8 @@ extension LayerWindow {
         onFrame?(time)
         // Layers whose drawn properties animate are redrawn with this frame's presentation values.
         LayerDisplay.redrawAnimatingLayers(at: time)
+        // What the window shows, for tiled layers' visibility: the root's frame at the window's scale.
+        HostViewports.shared.set(HostViewports.Viewport(rect: rootLayer.frame, scale: rootLayer.contentsScale), root: rootLayer, for: self)
         CATransaction.flush()
     }
 }

@@ -207,6 +207,7 @@ public final class LayerWindow {
     deinit {
         // The render thread stops and the swapchain and surface go before the SDL window they draw into.
         OpenWindows.shared.deregister(self)
+        HostViewports.shared.remove(self)
         rendering?.server.stop()
         rendering = nil
     }

@@ -11,7 +11,8 @@ import Logging
 ///     renderer.endFrame()
 ///     let image = try renderer.snapshot()
 ///
-/// It is a host: `beginFrame(atTime:)` commits the implicit transaction, then applies every commit
+/// It is a host: `beginFrame(atTime:)` publishes what it shows (`HostViewports`: `bounds` at `scale`, for
+/// tiled layers), commits the implicit transaction, then applies every commit
 /// received since the last frame to its render tree. The target is 8-bit RGBA, premultiplied alpha,
 /// composited in gamma-encoded sRGB as Core Animation composites. `bounds` (in points) is the region of
 /// the root layer's superlayer space rendered; `scale` pixels per point.
@@ -20,6 +21,7 @@ public final class CARenderer: @unchecked Sendable {
     public var layer: CALayer? {
         didSet {
             guard layer !== oldValue else { return }
+            publishViewport()
             CATransaction.flush()
             _ = inbox.take()
             producer.reset(root: layer?.layerID, snapshot: layer.map { CommitPacket.snapshot(of: $0) })
@@ -91,10 +93,20 @@ public final class CARenderer: @unchecked Sendable {
     /// Begins a frame at `t` (seconds, `CACurrentMediaTime()`'s clock): commits the implicit transaction
     /// and applies what was committed since the last frame. Animations are evaluated at `t`.
     public func beginFrame(atTime t: CFTimeInterval) {
+        publishViewport()
         LayerDisplay.redrawAnimatingLayers(at: t)
         CATransaction.flush()
         for packet in inbox.take() { producer.apply(packet) }
         frameTime = t
+    }
+
+    deinit {
+        HostViewports.shared.remove(self)
+    }
+
+    /// Tells the model what this renderer shows (tiled layers draw only the tiles inside it).
+    private func publishViewport() {
+        HostViewports.shared.set(HostViewports.Viewport(rect: bounds, scale: scale), root: layer, for: self)
     }
 
     /// Renders the frame begun by `beginFrame(atTime:)`. Errors from the device are logged and leave the

@@ -40,6 +40,12 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
     /// Layout kept marking layers as needing layout after `rounds` passes (a `layoutSublayers()` that
     /// invalidates its own layout); the layers still marked wait for the next commit.
     case layoutDidNotSettle(layers: [String], rounds: Int)
+    /// A `CATiledLayer` property got a value it cannot use (a tile size that is not positive and finite,
+    /// fewer than one level of detail, a negative bias); the previous value stays.
+    case invalidTiledLayerProperty(layer: String, key: String, value: String)
+    /// More tiles of a `CATiledLayer` are visible than its tile cache holds (`tileCacheByteLimit`): only
+    /// the `limit` nearest the visible region's centre are drawn. Reported once per layer.
+    case tiledLayerTileLimit(layer: String, visible: Int, limit: Int)
 
     /// The case name, used as log metadata and for filtering.
     public var name: String {
@@ -60,6 +66,8 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case .constraintCycleRefused: "constraintCycleRefused"
         case .unknownConstraintSource: "unknownConstraintSource"
         case .layoutDidNotSettle: "layoutDidNotSettle"
+        case .invalidTiledLayerProperty: "invalidTiledLayerProperty"
+        case .tiledLayerTileLimit: "tiledLayerTileLimit"
         }
     }
 
@@ -97,6 +105,10 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
             "\(layer): constraint source '\(source)' is neither \"superlayer\" nor the name of a sibling; the constraint is ignored"
         case let .layoutDidNotSettle(layers, rounds):
             "layout did not settle after \(rounds) rounds: \(layers.joined(separator: ", ")) still need layout and wait for the next commit"
+        case let .invalidTiledLayerProperty(layer, key, value):
+            "\(layer): refused \(value) for CATiledLayer.\(key); the previous value stays"
+        case let .tiledLayerTileLimit(layer, visible, limit):
+            "\(layer): \(visible) tiles are visible but the tile cache holds \(limit); only the \(limit) nearest the centre are drawn (raise tileCacheByteLimit or levelsOfDetail)"
         }
     }
 }

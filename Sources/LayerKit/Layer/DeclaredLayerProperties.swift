@@ -19,8 +19,8 @@ package protocol DeclaredLayerProperties: CALayer {
 ///
 /// Input: a layer and the keys that changed (`LayerChange.customKeys`). Output: each key's current value
 /// (`value(forKey:)`, so defaults count): numbers, points, colors, number and color arrays and paths
-/// (a mutable path is copied) as themselves; strings, booleans and string-valued enums (`fillRule`) as
-/// discrete strings and booleans; nil as nil. Other values (arbitrary objects an app stores) stay on
+/// (a mutable path is copied) as themselves; a tiled layer's `TiledContents` as a discrete value; strings,
+/// booleans and string-valued enums (`fillRule`) as discrete strings and booleans; nil as nil. Other values (arbitrary objects an app stores) stay on
 /// the model side: the render server has no use for them and they may not be safe to share.
 /// Cost: O(changed keys), or O(declared keys) for a layer of a declaring class.
 package enum CommittedCustomValues {
@@ -44,6 +44,8 @@ package enum CommittedCustomValues {
         guard let value else { return .some(nil) }
         switch value {
         case let path as CGMutablePath: return .some(path.copy().map(AnimatableValue.path))
+        // A tiled layer's drawn tiles: an immutable value made for the render server.
+        case let tiles as TiledContents: return .some(.discrete(DiscreteValue(tiles)))
         case let flag as Bool: return .some(.discrete(DiscreteValue(flag)))
         case let string as String: return .some(.discrete(DiscreteValue(string)))
         case let enumeration as any RawRepresentable:

@@ -26,6 +26,8 @@ import Foundation
 ///           display starts), so it must read only the layer it is given and shared state that is safe to
 ///           read from any thread. The image is applied at the first commit after the drawing finishes;
 ///           a drawing superseded by a newer one is dropped. `layerWillDraw(_:)` runs on the model thread.
+///           Tiled layers draw their tiles the same way, on their own bounded queue; the pass ends with
+///           their update (`TiledLayerScheduler.commitPass()`).
 ///           `waitForAsynchronousDrawing()` blocks until drawings in flight have finished (tests, or a
 ///           host that must present complete frames).
 /// Does NOT: display layers that are not marked, draw on the render thread, or upload anything (a
@@ -68,11 +70,14 @@ package final class LayerDisplay: @unchecked Sendable {
 
     /// Blocks until every asynchronous drawing started so far has finished (their images apply at the
     /// next commit).
-    package static func waitForAsynchronousDrawing() { shared.drawingGroup.wait() }
+    package static func waitForAsynchronousDrawing() {
+        shared.drawingGroup.wait()
+        TiledLayerScheduler.waitForTiles()
+    }
 
     /// Whether a commit or frame would display something: marked layers, finished or running
-    /// asynchronous drawings, or layers whose drawn properties animate.
-    package static var hasPendingWork: Bool { shared.hasPendingWork }
+    /// asynchronous drawings (tiles of tiled layers included), or layers whose drawn properties animate.
+    package static var hasPendingWork: Bool { shared.hasPendingWork || TiledLayerScheduler.shared.hasPendingWork }
 
     func mark(_ layer: CALayer) {
         lock.lock()
@@ -97,6 +102,8 @@ package final class LayerDisplay: @unchecked Sendable {
             result.layer.setBackingContents(result.image, drawn: result.description)
         }
         for layer in layers { layer.displayMarkedContents() }
+        // Tiled layers decide what to draw and show once the marked ones have invalidated their tiles.
+        TiledLayerScheduler.commitPass()
     }
 
     // MARK: Asynchronous drawing

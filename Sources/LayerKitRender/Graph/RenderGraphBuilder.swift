@@ -35,6 +35,8 @@ package struct RenderGraphBuilder {
     package var maxSurfaceSize = 16_384
     /// Rasterizes shape layers' paths, caching the images across frames (render thread only).
     package var shapeRasterizer = ShapeRasterizer()
+    /// When tiled layers' tiles first appeared, for their fade-in (render thread only).
+    package var tileFades = TileFades()
 
     package init(targetWidth: Int, targetHeight: Int, viewport: CGRect, scale: CGFloat) {
         self.targetWidth = targetWidth
@@ -55,6 +57,8 @@ package struct RenderGraphBuilder {
         package var animatedLayers: [LayerID] = []
         /// Time spent evaluating animations, in nanoseconds (statistics: the animation stage).
         package var evaluationNanoseconds: UInt64 = 0
+        /// Whether a tiled layer's tile is still fading in (the next frame will look different).
+        package var tilesFading = false
         package init() {}
     }
 
@@ -75,7 +79,8 @@ package struct RenderGraphBuilder {
             let toPixels = CATransform3DConcat(
                 CATransform3DMakeTranslation(-viewport.minX, -viewport.minY, 0),
                 CATransform3DMakeScale(scale, scale, 1))
-            var context = VisitContext(tree: tree, animations: animations)
+            tileFades.beginFrame()
+            var context = VisitContext(tree: tree, animations: animations, time: time)
             let (presentedRoot, rootTime) = presented(rootNode, parentTime: time, context: &context)
             visit(presentedRoot, localTime: rootTime, parentSpace: toPixels, opacity: 1, clip: nil, contentsFlipped: false,
                   context: &context, into: &items)
@@ -91,6 +96,8 @@ package struct RenderGraphBuilder {
     struct VisitContext {
         let tree: RenderTree
         var animations: AnimationState
+        /// The frame's absolute time.
+        var time: Double
         var offscreen = OffscreenPasses()
     }
 
@@ -239,6 +246,18 @@ package struct RenderGraphBuilder {
             if let old = node.contentsCrossfadeFrom { drawContents(old, alpha: 1) }
             if let image = node.contents {
                 drawContents(image, alpha: node.contentsCrossfadeFrom == nil ? 1 : node.contentsCrossfadeFraction)
+            }
+        }
+        // A tiled layer's tiles, fading in (`TiledContentsPlan`).
+        if hasSize, let tiled = node.tiledContents {
+            let plan = TiledContentsPlan.draws(of: tiled, at: context.time, fades: tileFades)
+            if plan.isFading { context.animations.tilesFading = true }
+            let (minification, magnification) = (Self.filter(node.minificationFilter), Self.filter(node.magnificationFilter))
+            for tile in plan.draws {
+                items.append(DrawItem(
+                    instance: instance(quad: tile.rect, color: SIMD4(repeating: Float(opacity * tile.opacity)), shape: tile.rect,
+                                       shapeRadii: .zero, flags: [.textured], uv: Self.vector(tile.uv), clip: ownClipFields),
+                    texture: TextureBinding(image: tile.image, minification: minification, magnification: magnification)))
             }
         }
         // A shape layer's path, rasterized at its on-screen scale, over the contents (`ShapeRasterizer`).

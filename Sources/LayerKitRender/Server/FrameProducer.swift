@@ -7,7 +7,8 @@ import LayerKit
 /// Input: commit packets (`apply(_:)`), then `produceFrame(at:)` with the frame's absolute time.
 /// Output: the frame's compiled `RenderGraph` (`DrawListCompiler`; its `statistics` hold the counts and
 /// the CPU time of commit apply, animation, graph build and cull-and-batch), the animation events for the
-/// main thread (started, stopped), and whether anything still animates (`isAnimating`) — a host with
+/// main thread (started, stopped), and whether anything still animates (`isAnimating`: animations, or
+/// tiles of a tiled layer fading in) — a host with
 /// nothing committed and nothing animating renders nothing. Finished animations that are removed on
 /// completion leave the render tree here, without waiting for the model. Debug options start from
 /// `LK_DEBUG`. Cost: commit O(changes); frame O(visible layers + animations).
@@ -116,7 +117,7 @@ package struct FrameProducer: Sendable {
             tree.removeAnimations(ids, from: layer, onlyIfRemovedOnCompletion: true)
         }
         hasPendingChanges = false
-        isAnimating = tree.hasAnimations(excludingFinished: stopped)
+        isAnimating = state.tilesFading || tree.hasAnimations(excludingFinished: stopped)
         return (graph, events)
     }
 }

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The bounded pool of background workers that draw tiles for every `CATiledLayer`.
+///
+/// Input: per layer, the tiles it wants drawn, most important first (`replacePending(for:with:)`; each
+/// call replaces that layer's queued requests, so a tile that scrolled out of view before a worker took
+/// it is never drawn). Output: each drawn tile handed to `deliver` (on the worker's thread), which
+/// queues it for the next commit.
+/// Workers: at most `maximumWorkers` drawings run at once, each on a thread of Dispatch's global pool;
+/// requests wait in one list, taken in order. A drawing already running is never interrupted.
+/// Threads: any thread may call in; everything is behind one lock. Cost: O(requests of the layer) per
+/// replacement; no work and no thread while nothing is queued.
+package final class TileDrawingQueue: @unchecked Sendable {
+    /// One tile to draw: which layer and tile, the invalidation epoch it was requested in, and the
+    /// drawing itself (run on a worker).
+    package struct Job: @unchecked Sendable {
+        package var layer: LayerID
+        package var key: TileKey
+        /// The tile's rect in the grid it was cut from.
+        package var rect: CGRect
+        package var epoch: Int
+        package var draw: () -> CGImage?
+
+        package init(layer: LayerID, key: TileKey, rect: CGRect, epoch: Int, draw: @escaping () -> CGImage?) {
+            self.layer = layer
+            self.key = key
+            self.rect = rect
+            self.epoch = epoch
+            self.draw = draw
+        }
+    }
+
+    package let maximumWorkers: Int
+    private let lock = NSLock()
+    private var pending: [Job] = []
+    private var running: [LayerID: [TileKey]] = [:]
+    private var workers = 0
+    private let group = DispatchGroup()
+    private let deliver: @Sendable (Job, CGImage?) -> Void
+
+    package init(maximumWorkers: Int, deliver: @escaping @Sendable (Job, CGImage?) -> Void) {
+        self.maximumWorkers = max(1, maximumWorkers)
+        self.deliver = deliver
+    }
+
+    /// Replaces `layer`'s queued (not yet running) requests with `jobs`, in that order, and starts
+    /// workers as needed.
+    package func replacePending(for layer: LayerID, with jobs: [Job]) {
+        lock.lock()
+        pending.removeAll { $0.layer == layer }
+        pending.append(contentsOf: jobs)
+        var start = 0
+        while workers < maximumWorkers && start < pending.count {
+            workers += 1
+            start += 1
+            group.enter()
+        }
+        lock.unlock()
+        for _ in 0..<start {
+            DispatchQueue.global(qos: .userInitiated).async { [self] in work() }
+        }
+    }
+
+    /// Drops every queued request of `layer` (it went away).
+    package func cancel(_ layer: LayerID) {
+        lock.lock()
+        pending.removeAll { $0.layer == layer }
+        lock.unlock()
+    }
+
+    /// The tiles of `layer` being drawn right now.
+    package func running(for layer: LayerID) -> [TileKey] {
+        lock.lock()
+        defer { lock.unlock() }
+        return running[layer] ?? []
+    }
+
+    /// Whether anything is queued or being drawn.
+    package var isBusy: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !pending.isEmpty || workers > 0
+    }
+
+    /// Blocks until the queue is empty and no drawing runs.
+    package func waitUntilIdle() {
+        group.wait()
+    }
+
+    private func work() {
+        while true {
+            lock.lock()
+            guard !pending.isEmpty else {
+                workers -= 1
+                lock.unlock()
+                group.leave()
+                return
+            }
+            let job = pending.removeFirst()
+            running[job.layer, default: []].append(job.key)
+            lock.unlock()
+
+            let image = job.draw()
+            // Delivered before the tile leaves `running`, so a commit in between never sees it in neither.
+            deliver(job, image)
+
+            lock.lock()
+            if var keys = running[job.layer], let index = keys.firstIndex(of: job.key) {
+                keys.remove(at: index)
+                running[job.layer] = keys.isEmpty ? nil : keys
+            }
+            lock.unlock()
+        }
+    }
+}
