@@ -46,6 +46,9 @@ import Foundation
 open class CATiledLayer: CALayer {
     /// The tiling state: cache, invalidations, what was last committed (model thread only).
     package let tiling = TiledLayerState()
+    /// Whether this layer takes part in tiling (copies made by `init(layer:)` do not). Copies are released
+    /// on worker threads and under the queues' locks, so their deinit must not reach the scheduler.
+    private let isScheduled: Bool
 
     /// The time, in seconds, over which a newly drawn tile fades in. Default 0.25. Override in a subclass
     /// to change it (0: tiles appear at once).
@@ -54,6 +57,7 @@ open class CATiledLayer: CALayer {
     }
 
     public override init() {
+        isScheduled = true
         super.init()
         TiledLayerScheduler.shared.register(self)
     }
@@ -61,11 +65,12 @@ open class CATiledLayer: CALayer {
     /// A copy for presentation or for drawing a tile: it takes the properties, not the tiles, and draws
     /// nothing of its own.
     public required init(layer: Any) {
+        isScheduled = false
         super.init(layer: layer)
     }
 
     deinit {
-        TiledLayerScheduler.shared.unregister(layerID)
+        if isScheduled { TiledLayerScheduler.shared.unregister(layerID) }
     }
 
     /// The largest size of a tile, in pixels. Default 256 × 256. A size that is not positive and finite

@@ -5,7 +5,9 @@ import Foundation
 /// Input: per layer, the tiles it wants drawn, most important first (`replacePending(for:with:)`; each
 /// call replaces that layer's queued requests, so a tile that scrolled out of view before a worker took
 /// it is never drawn). Output: each drawn tile handed to `deliver` (on the worker's thread), which
-/// queues it for the next commit.
+/// queues it for the next commit. A tile is *outstanding* from the moment a worker takes it until the
+/// commit that takes its result calls `acknowledge`; requests for outstanding tiles are ignored, so no
+/// tile is drawn twice however the commits and the workers interleave.
 /// Workers: at most `maximumWorkers` drawings run at once, each on a thread of Dispatch's global pool;
 /// requests wait in one list, taken in order. A drawing already running is never interrupted.
 /// Threads: any thread may call in; everything is behind one lock. Cost: O(requests of the layer) per
@@ -33,7 +35,7 @@ package final class TileDrawingQueue: @unchecked Sendable {
     package let maximumWorkers: Int
     private let lock = NSLock()
     private var pending: [Job] = []
-    private var running: [LayerID: [TileKey]] = [:]
+    private var outstanding: [LayerID: [TileKey]] = [:]
     private var workers = 0
     private let group = DispatchGroup()
     private let deliver: @Sendable (Job, CGImage?) -> Void
@@ -43,12 +45,13 @@ package final class TileDrawingQueue: @unchecked Sendable {
         self.deliver = deliver
     }
 
-    /// Replaces `layer`'s queued (not yet running) requests with `jobs`, in that order, and starts
-    /// workers as needed.
+    /// Replaces `layer`'s queued (not yet taken) requests with `jobs`, in that order, leaving out
+    /// outstanding tiles, and starts workers as needed.
     package func replacePending(for layer: LayerID, with jobs: [Job]) {
         lock.lock()
         pending.removeAll { $0.layer == layer }
-        pending.append(contentsOf: jobs)
+        let taken = outstanding[layer] ?? []
+        pending.append(contentsOf: taken.isEmpty ? jobs : jobs.filter { !taken.contains($0.key) })
         var start = 0
         while workers < maximumWorkers && start < pending.count {
             workers += 1
@@ -65,14 +68,25 @@ package final class TileDrawingQueue: @unchecked Sendable {
     package func cancel(_ layer: LayerID) {
         lock.lock()
         pending.removeAll { $0.layer == layer }
+        outstanding[layer] = nil
         lock.unlock()
     }
 
-    /// The tiles of `layer` being drawn right now.
-    package func running(for layer: LayerID) -> [TileKey] {
+    /// The tiles of `layer` taken by a worker whose results no commit has taken yet.
+    package func outstanding(for layer: LayerID) -> [TileKey] {
         lock.lock()
         defer { lock.unlock() }
-        return running[layer] ?? []
+        return outstanding[layer] ?? []
+    }
+
+    /// A commit took the result of `job`: its tile is no longer outstanding.
+    package func acknowledge(_ job: Job) {
+        lock.lock()
+        if var keys = outstanding[job.layer], let index = keys.firstIndex(of: job.key) {
+            keys.remove(at: index)
+            outstanding[job.layer] = keys.isEmpty ? nil : keys
+        }
+        lock.unlock()
     }
 
     /// Whether anything is queued or being drawn.
@@ -97,19 +111,9 @@ package final class TileDrawingQueue: @unchecked Sendable {
                 return
             }
             let job = pending.removeFirst()
-            running[job.layer, default: []].append(job.key)
+            outstanding[job.layer, default: []].append(job.key)
             lock.unlock()
-
-            let image = job.draw()
-            // Delivered before the tile leaves `running`, so a commit in between never sees it in neither.
-            deliver(job, image)
-
-            lock.lock()
-            if var keys = running[job.layer], let index = keys.firstIndex(of: job.key) {
-                keys.remove(at: index)
-                running[job.layer] = keys.isEmpty ? nil : keys
-            }
-            lock.unlock()
+            deliver(job, job.draw())
         }
     }
 }

@@ -125,16 +125,23 @@ package struct TileGrid: Equatable, Sendable {
         guard limit > 0, var (columns, rows) = range(covering: rect, atLevel: level) else { return [] }
         let size = tileSizeInPoints(atLevel: level)
         let centre = (x: rect.intersection(bounds).midX / size.width - 0.5, y: rect.intersection(bounds).midY / size.height - 0.5)
-        if columns.count * rows.count > limit || columns.count > limit || rows.count > limit {
-            // Keep a window around the centre about √limit tiles a side, in the rect's proportions.
-            let side = max(1, Int(Double(limit).squareRoot()))
-            func window(_ range: ClosedRange<Int>, around middle: Double) -> ClosedRange<Int> {
-                guard range.count > side else { return range }
-                let low = min(max(Int(middle.rounded()) - side / 2, range.lowerBound), range.upperBound - side + 1)
-                return low...(low + side - 1)
+        if columns.count > limit || rows.count > limit || columns.count * rows.count > limit {
+            // Only a window around the centre can be returned: one that holds at least `limit` tiles, about
+            // √limit a side unless one axis is shorter than that.
+            let side = Int(Double(limit).squareRoot().rounded(.up)) + 1
+            var (width, height) = (side, side)
+            if rows.count < side {
+                (width, height) = (limit / rows.count + 1, rows.count)
+            } else if columns.count < side {
+                (width, height) = (columns.count, limit / columns.count + 1)
             }
-            columns = window(columns, around: centre.x)
-            rows = window(rows, around: centre.y)
+            func window(_ range: ClosedRange<Int>, _ length: Int, around middle: Double) -> ClosedRange<Int> {
+                guard range.count > length else { return range }
+                let low = min(max(Int(middle.rounded()) - length / 2, range.lowerBound), range.upperBound - length + 1)
+                return low...(low + length - 1)
+            }
+            columns = window(columns, width, around: centre.x)
+            rows = window(rows, height, around: centre.y)
         }
         var keys: [TileKey] = []
         keys.reserveCapacity(columns.count * rows.count)

@@ -80,12 +80,10 @@ package final class TiledLayerScheduler: @unchecked Sendable {
 
     private func commitPass() {
         lock.lock()
-        guard !layers.isEmpty else {
-            finished = []
-            return lock.unlock()
-        }
+        // Taken out and released after unlocking: a job's last reference may hold a layer copy.
         let arrived = finished
         finished = []
+        guard !layers.isEmpty else { return lock.unlock() }
         tick += 1
         let tick = self.tick
         let live = layers.values.compactMap(\.layer)
@@ -93,11 +91,14 @@ package final class TiledLayerScheduler: @unchecked Sendable {
         var byID: [LayerID: CATiledLayer] = [:]
         for layer in live { byID[layer.layerID] = layer }
         for result in arrived {
+            queue.acknowledge(result.job)
             guard let layer = byID[result.job.layer] else { continue }
             let serial = serials.wrappingAdd(1, ordering: .relaxed).newValue
             layer.tiling.accept(result.job.key, image: result.image, rect: result.job.rect, requestEpoch: result.job.epoch,
                                 serial: serial, tick: tick)
         }
-        for layer in live { layer.tiling.update(layer, tick: tick, queue: queue) }
+        for layer in live {
+            layer.tiling.update(layer, tick: tick, queue: queue, inProgress: Set(queue.outstanding(for: layer.layerID)))
+        }
     }
 }

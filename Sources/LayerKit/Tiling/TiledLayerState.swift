@@ -69,8 +69,9 @@ package final class TiledLayerState: @unchecked Sendable {
 
     // MARK: The commit's update
 
-    /// See the type's contract; `tick` numbers the commit, `queue` draws.
-    package func update(_ layer: CATiledLayer, tick: Int, queue: TileDrawingQueue) {
+    /// See the type's contract; `tick` numbers the commit, `queue` draws, `inProgress` are the tiles being
+    /// drawn or drawn and not yet accepted (not to be requested again).
+    package func update(_ layer: CATiledLayer, tick: Int, queue: TileDrawingQueue, inProgress: Set<TileKey>) {
         let grid = layer.tileGrid
         if let old = self.grid, !Self.sameTiling(old, grid) {
             cache.removeAll { _, _ in true }
@@ -105,11 +106,10 @@ package final class TiledLayerState: @unchecked Sendable {
         neededTiles = needed
 
         // Requests, and what is in use.
-        let running = Set(queue.running(for: layer.layerID))
         var toDraw: [TileKey] = []
         for key in needed {
             guard let entry = cache[key], !entry.isStale else {
-                if !running.contains(key) { toDraw.append(key) }
+                if !inProgress.contains(key) { toDraw.append(key) }
                 touchStandIns(for: key, grid: grid, tick: tick)
                 if cache[key] != nil { cache.touch(key, at: tick) }
                 continue
