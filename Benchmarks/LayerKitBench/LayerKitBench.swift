@@ -76,6 +76,13 @@ struct LayerKitBench: ParsableCommand {
             case .modelMemory: result = ModelMemoryBenchmark(layerCount: layers).run()
             case .animatedLayers: result = AnimatedLayersBenchmark(layerCount: 10_000, frames: frames ?? 60).run()
             case .commitOneChange: result = CommitCostBenchmark(layerCount: 100_000, repetitions: 200).run()
+            case .tiledImage:
+                if renderer == nil {
+                    let created = try CARenderer(width: Int(BenchmarkScenes.windowSize.width), height: Int(BenchmarkScenes.windowSize.height))
+                    created.clearColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+                    renderer = created
+                }
+                result = TiledImageBenchmark(frames: frames ?? 120, renderer: renderer!, snapshotDirectory: outDirectory).run()
             case let .render(sceneType):
                 if window {
                     result = try WindowSceneBenchmark(sceneType: sceneType, plan: plan, ticksPerSecond: windowHz).run()
@@ -99,8 +106,8 @@ struct LayerKitBench: ParsableCommand {
     }
 }
 
-/// The scenes LayerKitBench runs: three model and render-thread measurements, then the render scenes of
-/// `LayerKitScenes` by their SCENES.md names.
+/// The scenes LayerKitBench runs: three model and render-thread measurements, the tiled image, then the
+/// render scenes of `LayerKitScenes` by their SCENES.md names.
 struct BenchmarkName: RawRepresentable, CaseIterable, ExpressibleByArgument, Hashable {
     enum Kind {
         /// Bytes per layer on the model side.
@@ -109,6 +116,8 @@ struct BenchmarkName: RawRepresentable, CaseIterable, ExpressibleByArgument, Has
         case animatedLayers
         /// The cost of committing one property change in a 100,000-layer tree.
         case commitOneChange
+        /// A 100,000-point tiled layer flown through a zoom-and-pan tour (`TiledImageBenchmark`).
+        case tiledImage
         /// A scene rendered frame by frame (`RenderSceneBenchmark`, `WindowSceneBenchmark`).
         case render(any BenchmarkScene.Type)
     }
@@ -125,7 +134,7 @@ struct BenchmarkName: RawRepresentable, CaseIterable, ExpressibleByArgument, Has
     }
 
     static let allCases: [BenchmarkName] =
-        ["model-memory", "animated-layers", "commit-one-change"].map(BenchmarkName.init(known:))
+        ["model-memory", "animated-layers", "commit-one-change", "tiled-image"].map(BenchmarkName.init(known:))
         + BenchmarkScenes.all.map { BenchmarkName(known: $0.name) }
 
     static var allValueStrings: [String] { allCases.map(\.rawValue) }
@@ -135,6 +144,7 @@ struct BenchmarkName: RawRepresentable, CaseIterable, ExpressibleByArgument, Has
         case "model-memory": .modelMemory
         case "animated-layers": .animatedLayers
         case "commit-one-change": .commitOneChange
+        case "tiled-image": .tiledImage
         default: .render(BenchmarkScenes.scene(named: rawValue)!)
         }
     }

@@ -118,12 +118,14 @@ public final class GridTiledLayer: CATiledLayer {
         }
         guard spacing / pixel >= 96, let font = Self.font else { return }
         ctx.setFillColor(Self.label)
+        // Text space is y-up; the layer's user space is y-down (as in a flipped UIKit context).
+        ctx.textMatrix = CGAffineTransform(scaleX: 1, y: -1)
         // A label may start in the tile to the left or above and reach into this one.
         for row in (first.y - 1)...last.y {
             for column in (first.x - 1)...last.x {
                 let corner = CGPoint(x: CGFloat(column) * spacing, y: CGFloat(row) * spacing)
-                ctx.draw("\(Int(corner.x)), \(Int(corner.y))", at: CGPoint(x: corner.x + 4 * pixel, y: corner.y + 14 * pixel),
-                         font: font, size: 11 * pixel)
+                ctx.draw("\(Int(corner.x)), \(Int(corner.y))", at: CGPoint(x: corner.x + 5 * pixel, y: corner.y + 17 * pixel),
+                         font: font, size: 14 * pixel)
             }
         }
     }

@@ -13,8 +13,8 @@ import Foundation
 ///      (replacing this layer's earlier queued requests); needed tiles and, under needed tiles still
 ///      missing, the nearest drawn coarser tile and the finer ones are marked used; then the cache
 ///      evicts down to its limit (`TileCache`).
-///   4. The tiles to show (`TiledContents`): every drawn tile overlapping the visible region, coarsest
-///      first. When that differs from what was last committed, it is stored and recorded as a changed
+///   4. The tiles to show (`TiledContents`): every drawn tile overlapping the visible region at the
+///      target level, any coarser one or one level finer, coarsest first. When that differs from what was last committed, it is stored and recorded as a changed
 ///      property, so this very commit carries it.
 /// Drawn tiles arrive through `accept` (also at the commit, before `update`); a tile invalidated after
 /// its request (`invalidate`, from the layer's `display()`) or cut from an older grid is dropped, and
@@ -136,7 +136,8 @@ package final class TiledLayerState: @unchecked Sendable {
         // What to show.
         var shown: [TiledContents.Tile] = []
         if !visible.isNull {
-            for (key, entry) in cache.entries where entry.rect.intersects(visible) {
+            // Finer tiles stand in from one level down only (the level `touchStandIns` keeps).
+            for (key, entry) in cache.entries where key.level >= target - 1 && entry.rect.intersects(visible) {
                 shown.append(TiledContents.Tile(key: key, rect: entry.rect, image: entry.image, serial: entry.serial))
             }
         }
