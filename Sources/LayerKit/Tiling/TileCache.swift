@@ -71,7 +71,10 @@ package struct TileCache {
             if a.value.lastUsed != b.value.lastUsed { return a.value.lastUsed < b.value.lastUsed }
             let la = abs(a.key.level - level), lb = abs(b.key.level - level)
             if la != lb { return la > lb }
-            return distance(a.value) > distance(b.value)
+            let da = distance(a.value), db = distance(b.value)
+            if da != db { return da > db }
+            // A total order, so eviction never depends on the dictionary's order.
+            return (a.key.level, a.key.row, a.key.column) < (b.key.level, b.key.row, b.key.column)
         }
         var evicted: [TileKey] = []
         for (key, _) in candidates where bytes > byteLimit {
