@@ -99,8 +99,11 @@ final class TiledLayerRenderTests: CARendererTestCase {
         layer.frame = CGRect(x: 16, y: 16, width: 32, height: 32)
         root.addSublayer(layer)
         let renderer = try makeRenderer()
+        // Setting the layer commits, which requests the tiles; once drawn, they arrive with the next
+        // commit, the frame at t = 1.
         renderer.layer = root
-        let first = try renderWithTiles(renderer)
+        TiledLayerScheduler.waitForTiles()
+        let first = try renderFrame(renderer, atTime: 1)
         assertPixels(first, "arrival", probes: [Probe("inside", 30, 30, .clear)])
         let halfway = try renderFrame(renderer, atTime: 1.125)
         assertPixels(halfway, "half-way", tolerance: 1, probes: [Probe("inside", 30, 30, PixelRGBA(premultiplied: 0.5, 0, 0, 0.5)),
