@@ -29,12 +29,13 @@ package final class TiledLayerScheduler: @unchecked Sendable {
     private var finished: [Finished] = []
     private var tick = 0
     private let serials = Atomic<UInt64>(0)
-    /// Draws tiles: as many workers as cores, from 2 to 4.
-    package private(set) lazy var queue = TileDrawingQueue(
-        maximumWorkers: min(4, max(2, ProcessInfo.processInfo.activeProcessorCount))
-    ) { [weak self] job, image in
-        self?.deliver(job, image)
+    /// Draws tiles: as many workers as cores, from 2 to 4. Finished tiles come back to the shared
+    /// scheduler (the only one).
+    package let queue = TileDrawingQueue(maximumWorkers: min(4, max(2, ProcessInfo.processInfo.activeProcessorCount))) { job, image in
+        TiledLayerScheduler.shared.deliver(job, image)
     }
+
+    private init() {}
 
     /// Tiles drawn since the process started (statistics, tests).
     package var tilesDrawn: Int {
