@@ -188,6 +188,32 @@ final class CATiledLayerTests: XCTestCase {
         XCTAssertEqual(layer.recorder.take(), [])
     }
 
+    func testAnAnimatedLayerAsksForTheTilesWhereItIsPresented() {
+        // The model puts the layer at the origin, but an animation holds it 1,000 points to the left for
+        // the next 1,000 s: on screen (200 × 100) is the layer's x 1,000…1,200, y 0…100 → 64-point
+        // columns 15…18 (1,200 / 64 = 18.75) and rows 0…1: 8 tiles.
+        let root = makeShownRoot(CGSize(width: 200, height: 100))
+        let layer = RecordingTiledLayer()
+        layer.tileSize = CGSize(width: 64, height: 64)
+        layer.anchorPoint = .zero
+        layer.bounds = CGRect(x: 0, y: 0, width: 5000, height: 5000)
+        layer.position = .zero
+        root.addSublayer(layer)
+        let hold = CABasicAnimation(keyPath: "position")
+        hold.fromValue = CGPoint(x: -1000, y: 0)
+        hold.toValue = CGPoint(x: -1000, y: 0)
+        hold.duration = 1000
+        layer.add(hold, forKey: "hold")
+        CATransaction.flush()  // the animation is committed; the next commit sees it in presentation()
+        settle()
+        var expected: [CGRect] = []
+        for row in 0...1 { for column in 15...18 { expected.append(tileRect(column, row, 64, 64, in: layer.bounds)) } }
+        // The first commit, before the animation was committed, asked for the model's tiles too.
+        let drawn = Set(layer.recorder.take().map(\.clip))
+        XCTAssertTrue(Set(expected).isSubset(of: drawn))
+        XCTAssertEqual(Set(layer.tiling.neededTiles.map { layer.tileGrid.rect(of: $0) }), Set(expected))
+    }
+
     // MARK: - Levels of detail
 
     func testTheLevelForAScale() {
