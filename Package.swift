@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LayerKitVulkan", targets: ["LayerKitVulkan"]),
         .library(name: "LayerKitSDL", targets: ["LayerKitSDL"]),
         .executable(name: "Hello", targets: ["Hello"]),
+        .executable(name: "Content", targets: ["Content"]),
         .executable(name: "LayerKitBench", targets: ["LayerKitBench"]),
     ],
     dependencies: [
@@ -60,6 +61,12 @@ let package = Package(
             path: "Samples/Hello",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "Content",
+            dependencies: ["LayerKitSDL", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Samples/Content",
+            swiftSettings: swiftSettings
+        ),
         // Counts the bytes malloc holds, for bytes-per-layer figures.
         .target(name: "CMallocStats", path: "Benchmarks/CMallocStats"),
         .executableTarget(
@@ -85,7 +92,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "LayerKitRenderTests", dependencies: ["LayerKitRender", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "LayerKitVulkanTests", dependencies: ["LayerKitVulkan", "LayerKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayerKitVulkanTests", dependencies: ["LayerKitVulkan", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitSDLTests", dependencies: ["LayerKitSDL", "LayerKitTestSupport"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v5]

@@ -1,0 +1,2 @@
+import LayerKit
+enum GradientsPanel { static func populate(_ stage: CALayer) {} }

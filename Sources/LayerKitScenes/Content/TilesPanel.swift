@@ -1,0 +1,2 @@
+import LayerKit
+enum TilesPanel { static func populate(_ stage: CALayer) {} }
