@@ -44,7 +44,8 @@ struct Content: ParsableCommand {
 
     private func runWindow() throws {
         let window = try LayerWindow(title: "LayerKit — Content", width: width, height: height)
-        ContentScene.populate(window.rootLayer)
+        let scene = ContentScene(root: window.rootLayer)
+        window.onFrame = { time in scene.update(at: time) }
         if let frames { try window.run(frames: frames) } else { try window.run() }
     }
 
@@ -62,15 +63,17 @@ struct Content: ParsableCommand {
             CATransaction.commit()
         }
         resize(to: full)
-        ContentScene.populate(root)
+        let start = CACurrentMediaTime()
+        let scene = ContentScene(root: root, startTime: start)
         renderer.layer = root
         let folder = URL(fileURLWithPath: out, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let start = CACurrentMediaTime()
         for frame in 0..<count {
+            let time = start + Double(frame) / 60
             if frame == count / 2 { resize(to: CGSize(width: full.width * 0.75, height: full.height * 0.85)) }
+            scene.update(at: time)
             CATransaction.flush()
-            renderer.beginFrame(atTime: start + Double(frame) / 60)
+            renderer.beginFrame(atTime: time)
             renderer.render()
             renderer.endFrame()
             let url = folder.appendingPathComponent(String(format: "frame-%03d.png", frame))

@@ -7,7 +7,7 @@ import XCTest
 final class ContentSceneTests: CARendererTestCase {
     private func makeScene(width: CGFloat, height: CGFloat) -> CALayer {
         let root = makeRoot(width: width, height: height)
-        ContentScene.populate(root)
+        _ = ContentScene(root: root)
         CATransaction.flush()
         return root
     }

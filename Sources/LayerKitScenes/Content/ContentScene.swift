@@ -15,10 +15,12 @@ import LayerKit
 /// - drawing: a layer that draws a Bézier curve in `draw(in:)` whose control points are a custom
 ///   property declared with `needsDisplay(forKey:)`, animated, so it is redrawn each frame;
 /// - layout: chips constrained to one another and to their panel;
-/// - tiles: a `CATiledLayer` showing a 100,000 × 100,000-point virtual image, zooming and panning.
+/// - tiles: a `CATiledLayer` showing a 100,000 × 100,000-point virtual image (`TiledImageScene`), zooming
+///   and panning along a scripted tour that the host advances each frame with `update(at:)`, as an app
+///   would move it in response to gestures.
 ///
 /// Shared by `Samples/Content`, tests and tools (DESIGN.md: scenes live once).
-public enum ContentScene {
+public final class ContentScene {
     /// The panels' names, in grid order (3 columns × 2 rows).
     public static let panelNames = ["shapes", "gradients", "text", "drawing", "layout", "tiles"]
     public static let columns = 3
@@ -28,14 +30,20 @@ public enum ContentScene {
     /// The height of a panel's caption strip, in points.
     public static let captionHeight: CGFloat = 26
 
+    /// The tiles panel's zoomable image.
+    public let tiledImage: TiledImageScene
+    private let startTime: CFTimeInterval
+
     /// Builds the scene into `root`. The root gets a constraint layout manager; its size may change at
     /// any time (a window resize) and the panels follow at the next commit. Animations start when
-    /// committed.
-    public static func populate(_ root: CALayer) {
+    /// committed; the tiled image's tour starts at `startTime`.
+    public init(root: CALayer, startTime: CFTimeInterval = CACurrentMediaTime()) {
+        self.startTime = startTime
+        var tiles: TiledImageScene?
         root.backgroundColor = CGColor(red: 0.08, green: 0.09, blue: 0.12, alpha: 1)
         root.layoutManager = CAConstraintLayoutManager()
-        for (index, name) in panelNames.enumerated() {
-            let panel = makePanel(name, column: index % columns, row: index / columns)
+        for (index, name) in Self.panelNames.enumerated() {
+            let panel = Self.makePanel(name, column: index % Self.columns, row: index / Self.columns)
             let stage = panel.sublayers![1]
             switch name {
             case "shapes": ShapesPanel.populate(stage)
@@ -43,10 +51,20 @@ public enum ContentScene {
             case "text": TextPanel.populate(stage)
             case "drawing": DrawingPanel.populate(stage)
             case "layout": LayoutPanel.populate(stage)
-            default: TilesPanel.populate(stage)
+            default: tiles = TilesPanel.populate(stage)
             }
             root.addSublayer(panel)
         }
+        tiledImage = tiles!
+    }
+
+    /// Moves what the host drives from the main thread to scene time `time` (absolute, as
+    /// `CACurrentMediaTime()`): the tiled image's tour. Call once a frame, before the commit.
+    public func update(at time: CFTimeInterval) {
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        tiledImage.showTour(at: time - startTime)
+        CATransaction.commit()
     }
 
     /// A panel: a rounded card holding a caption and a stage (its sublayers 0 and 1), the stage
