@@ -1,7 +1,9 @@
 // layer_quad.vert: expands one LayerInstance into its quad.
 //
 // Input: the pass's instance buffer (set 0, binding 0), gl_InstanceIndex (firstInstance included) and
-// gl_VertexIndex 0...3 (a triangle strip, no vertex buffer).
+// gl_VertexIndex 0...3 (a triangle strip, no vertex buffer). A piece of a split plane
+// (LAYER_FLAG_PIECE_CORNERS) takes its four strip corners from the instance instead of the quad's, and
+// its uv from where the corner lies in `shape` (uv holds the coordinates at shape's corners).
 // Output: gl_Position = localToClip * (x, y, 0, 1) for the quad corner, its z replaced by params.z * w so
 // the depth is the instance's (0 unless the pass is depth-ordered); the layer-space point and uv,
 // interpolated perspective-correctly (Vulkan's default); the clip-space homogeneous point
@@ -34,6 +36,12 @@ void main() {
     // Strip order: (min, min), (max, min), (min, max), (max, max).
     vec2 corner = vec2(float(gl_VertexIndex & 1), float(gl_VertexIndex >> 1));
     vec2 p = mix(instance.quad.xy, instance.quad.zw, corner);
+    bool piece = (floatBitsToUint(instance.params.y) & LAYER_FLAG_PIECE_CORNERS) != 0u;
+    if (piece) {
+        vec4 pair = gl_VertexIndex < 2 ? instance.quad : instance.uvClamp;
+        p = (gl_VertexIndex & 1) == 0 ? pair.xy : pair.zw;
+        corner = (p - instance.shape.xy) / (instance.shape.zw - instance.shape.xy);
+    }
     mat4 localToClip = mat4(instance.localToClip[0], instance.localToClip[1],
                             instance.localToClip[2], instance.localToClip[3]);
     gl_Position = localToClip * vec4(p, 0.0, 1.0);
@@ -50,6 +58,6 @@ void main() {
     vParams = instance.params;
     vClipRect = instance.clipRect;
     vClipRadii = instance.clipRadii;
-    vUVClamp = instance.uvClamp;
+    vUVClamp = piece ? vec4(0.0) : instance.uvClamp;
     vGradientGeometry = instance.uv;
 }

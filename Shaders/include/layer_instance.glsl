@@ -14,12 +14,14 @@ const uint LAYER_FLAG_CLAMP_UV = 1u << 4;
 const uint LAYER_FLAG_COUNT_FRAGMENTS = 1u << 5;
 const uint LAYER_FLAG_OVERDRAW_HEAT_MAP = 1u << 6;
 const uint LAYER_FLAG_GRADIENT = 1u << 7;
+// A piece of a split plane: strip corners in quad.xy, quad.zw, uvClamp.xy, uvClamp.zw; uv at shape's corners.
+const uint LAYER_FLAG_PIECE_CORNERS = 1u << 8;
 
 // BEGIN LayerInstance
 struct LayerInstance {
     vec4 localToClip[4];   // columns of the layer-space -> clip-space matrix (clip = M * p)
-    vec4 quad;             // drawn quad in layer space: minX, minY, maxX, maxY
-    vec4 uv;               // texture coordinates at (minX, minY) and (maxX, maxY); gradient: its geometry
+    vec4 quad;             // drawn quad in layer space: minX, minY, maxX, maxY (a piece: corners 0 and 1)
+    vec4 uv;               // texture coordinates at (minX, minY) and (maxX, maxY) (a piece: at shape's); gradient: its geometry
     vec4 color;            // premultiplied color (fill, or texel multiplier)
     vec4 shape;            // covered rounded rect in layer space: minX, minY, maxX, maxY
     vec4 shapeRadii;       // corner radii: top-left, top-right, bottom-right, bottom-left (y down)
@@ -28,7 +30,7 @@ struct LayerInstance {
     vec4 clipRect;         // clip rounded rect in clip space: minX, minY, maxX, maxY
     vec4 clipRadii;        // clip corner radii: top-left, top-right, bottom-right, bottom-left
     vec4 uvClamp;          // with LAYER_FLAG_CLAMP_UV: uv clamped to (minU, minV, maxU, maxV); gradient: uint bits of
-                           // kind, stop count, first stop word; 256 bytes in all
+                           // kind, stop count, first stop word; a piece: corners 2 and 3; 256 bytes in all
 };
 // END LayerInstance
 

@@ -19,15 +19,13 @@ import LayerKit
 ///   (0, 1) transformed by `Ry(2π·t/10 + p·π/2)·Rx(−π/12)`: they cross at right angles along their
 ///   common vertical centre line, so drawing them correctly needs one of them split (a BSP tree).
 ///
-/// Until `CATransformLayer` exists every layer flattens its sublayers into its own plane, so the cube
-/// cannot be a layer whose sublayers are the faces: the faces are the stage's sublayers, and the
-/// cube's rotation is folded into each face's `transform` by a per-frame model update (8 transforms
-/// per frame, committed with actions disabled). Depth order comes from back-face culling for the cube and
-/// from sublayer order for the planes, which is wrong where they cross; correct depth sorting arrives with
-/// the CATransformLayer/BSP work. Then the scene becomes: stage → `CATransformLayer` "cube" at (400, 360)
-/// with `transform = R(t)` (a repeating `transform.rotation.y` animation) → the faces with
-/// `facePlacements` alone; likewise one for the planes — `cubeRotation(at:)` and `facePlacements` are that
-/// split already.
+/// Structure: stage → `CATransformLayer` "cube" at the cube's centre, `transform = Rx(−π/6)` and a
+/// repeating `sublayerTransform.rotation.y` animation 0 → 2π over 8 s (so its sublayers see
+/// `Ry(2π·t/8)·Rx(−π/6)` = `R(t)`) → the six faces at position (0, 0) with `transform = placement_f`;
+/// and stage → `CATransformLayer` "planes" at the planes' centre, `transform = Rx(−π/12)`, a repeating
+/// `sublayerTransform.rotation.y` 0 → 2π over 10 s → plane `p` at (0, 0) with `transform = Ry(p·π/2)`.
+/// Both are 3D rendering contexts of the stage: the renderer sorts the faces and splits the crossing
+/// planes. All motion is animation the render thread evaluates; nothing is committed per frame.
 public final class CubeScene: BenchmarkScene {
     public static let name = "cube"
     public static let edge: CGFloat = 240
@@ -59,12 +57,15 @@ public final class CubeScene: BenchmarkScene {
     public let root: CALayer
     /// The layer whose `sublayerTransform` holds the perspective.
     public let stage: CALayer
+    /// The transform layer that turns the cube.
+    public let cube: CATransformLayer
     /// The six faces, in `faces` order.
     public let faceLayers: [CALayer]
+    /// The transform layer that turns the planes.
+    public let planes: CATransformLayer
     /// The two planes.
     public let planeLayers: [CALayer]
-    public var layerCount: Int { 1 + faceLayers.count + planeLayers.count }
-    public private(set) var updatesEveryFrame = true
+    public var layerCount: Int { 3 + faceLayers.count + planeLayers.count }
 
     public init(startTime: CFTimeInterval) {
         root = BenchmarkScenes.makeRoot(name: Self.name)
@@ -76,43 +77,48 @@ public final class CubeScene: BenchmarkScene {
         stage.sublayerTransform = perspective
         root.addSublayer(stage)
 
+        cube = CATransformLayer()
+        cube.name = "cube"
+        cube.position = Self.cubeCenter
+        cube.transform = CATransform3DMakeRotation(-.pi / 6, 1, 0, 0)
+        cube.add(PeriodicMotion.sawtooth("sublayerTransform.rotation.y", from: 0, to: 2 * .pi, period: 8, phase: 0,
+                                         startTime: startTime), forKey: "turn")
+        stage.addSublayer(cube)
         faceLayers = Self.faces.map { face in
             let layer = CALayer()
             layer.name = face.name
             layer.bounds = CGRect(x: 0, y: 0, width: Self.edge, height: Self.edge)
-            layer.position = Self.cubeCenter
+            layer.transform = face.placement
             layer.backgroundColor = CGColor(red: face.color.x, green: face.color.y, blue: face.color.z, alpha: 1)
             layer.isOpaque = true
             layer.isDoubleSided = false
             layer.allowsEdgeAntialiasing = true
             return layer
         }
+        for layer in faceLayers { cube.addSublayer(layer) }
+
+        planes = CATransformLayer()
+        planes.name = "planes"
+        planes.position = Self.planeCenter
+        planes.transform = CATransform3DMakeRotation(-.pi / 12, 1, 0, 0)
+        planes.add(PeriodicMotion.sawtooth("sublayerTransform.rotation.y", from: 0, to: 2 * .pi, period: 10, phase: 0,
+                                           startTime: startTime), forKey: "turn")
+        stage.addSublayer(planes)
         planeLayers = Self.planeColors.enumerated().map { index, color in
             let layer = CALayer()
             layer.name = "plane \(index)"
             layer.bounds = CGRect(origin: .zero, size: Self.planeSize)
-            layer.position = Self.planeCenter
+            layer.transform = CATransform3DMakeRotation(CGFloat(index) * .pi / 2, 0, 1, 0)
             layer.backgroundColor = CGColor(red: color.x, green: color.y, blue: color.z, alpha: color.w)
             layer.allowsEdgeAntialiasing = true
             return layer
         }
-        for layer in faceLayers + planeLayers { stage.addSublayer(layer) }
-        update(at: 0)
-    }
-
-    public func update(at t: CFTimeInterval) {
-        guard updatesEveryFrame else { return }
-        let rotation = Self.cubeRotation(at: t)
-        for (layer, face) in zip(faceLayers, Self.faces) {
-            layer.transform = CATransform3DConcat(face.placement, rotation)
-        }
-        for (index, layer) in planeLayers.enumerated() {
-            layer.transform = Self.planeTransform(index, at: t)
-        }
+        for layer in planeLayers { planes.addSublayer(layer) }
     }
 
     public func stopMotion() {
-        updatesEveryFrame = false
+        cube.removeAllAnimations()
+        planes.removeAllAnimations()
     }
 
     /// The cube's rotation at `t`: `Ry(2π·t/8)·Rx(−π/6)`.

@@ -33,7 +33,7 @@ final class BenchmarkSceneTests: XCTestCase {
 
     func testSceneLayerCountsMatchTheirDefinitions() {
         let expected: [String: Int] = ["city": 6_000, "stack": 64, "translucent": 2_000, "groups": 1_200, "groups_live": 1_200,
-                                       "cube": 9, "big": 100_000, "gradients": 1_000]
+                                       "cube": 11, "big": 100_000, "gradients": 1_000]
         for type in BenchmarkScenes.all {
             let scene = type.init(startTime: 1000)
             XCTAssertEqual(scene.layerCount, expected[type.name], type.name)

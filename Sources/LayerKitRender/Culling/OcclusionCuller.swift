@@ -9,8 +9,8 @@
 /// rotation, shear or perspective). Its occluder rect is the whole pixels inside its shape (quad ∩ shape,
 /// inset by the largest corner radius, inset one more pixel where its edges or its clip antialias),
 /// within its analytic clip when that clip is itself axis-aligned. Those pixels have coverage exactly 1,
-/// so whatever lies under them cannot show. Borders, surfaces (unknown alpha) and debug draws never
-/// occlude. Occluders smaller than `minimumOccluderArea` pixels are ignored to bound the cost.
+/// so whatever lies under them cannot show. Borders, pieces of split planes, surfaces (unknown alpha) and debug
+/// draws never occlude. Occluders smaller than `minimumOccluderArea` pixels are ignored to bound the cost.
 /// Algorithm: walk the items front to back keeping the occluders seen so far in a grid of
 /// `gridCellSize`-pixel cells; an item is hidden when its footprint lies inside one occluder, or inside
 /// their union (the footprint minus each overlapping occluder leaves nothing, giving up as not hidden past
@@ -54,7 +54,8 @@ package struct OcclusionCuller {
         else { return nil }
         let instance = item.instance
         let flags = instance.flags
-        guard !flags.contains(.border) else { return nil }
+        // Split pieces of 3D-context planes cover only part of their quad.
+        guard flags.isDisjoint(with: [.border, .pieceCorners]) else { return nil }
         // The covered region in layer space: shape ∩ quad, inset by the largest corner radius.
         let quad = instance.quad, shape = instance.shape
         let radius = Double(max(0, instance.shapeRadii.max()))

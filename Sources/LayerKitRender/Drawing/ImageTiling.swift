@@ -16,7 +16,9 @@
 package enum ImageTiling {
     /// Whether `item` samples an image larger than `maxTextureSize` texels a side.
     package static func needsTiling(_ item: DrawItem, maxTextureSize: Int) -> Bool {
-        guard let texture = item.texture, case let .image(image) = texture.source else { return false }
+        // A piece of a split plane is not a rect to cut into tiles; it keeps the whole image.
+        guard !item.instance.flags.contains(.pieceCorners), let texture = item.texture, case let .image(image) = texture.source
+        else { return false }
         return (image.width > maxTextureSize || image.height > maxTextureSize) && maxTextureSize >= 3
     }
 

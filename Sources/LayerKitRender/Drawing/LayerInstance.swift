@@ -58,11 +58,37 @@ package struct LayerInstance: Equatable, Sendable {
         package static let overdrawHeatMap = Flags(rawValue: 1 << 6)
         /// Paint a gradient (`GradientPaint`) times `color` instead of the fill, ordered-dithered.
         package static let gradient = Flags(rawValue: 1 << 7)
+        /// The instance draws a convex piece of its layer's quad (a plane split in a 3D rendering
+        /// context): the four strip corners are `quad.xy`, `quad.zw`, `uvClamp.xy`, `uvClamp.zw`, in
+        /// layer space, and `uv` holds the texture coordinates at `shape`'s corners, from which the shader
+        /// interpolates them. Never set together with `clampUV` (pieces are not placed in the atlas) or `gradient` (whose
+        /// stops `uvClamp` holds: a gradient draw is never cut into pieces).
+        package static let pieceCorners = Flags(rawValue: 1 << 8)
     }
 
     package var flags: Flags {
         get { Flags(rawValue: params.y.bitPattern) }
         set { params.y = Float(bitPattern: newValue.rawValue) }
+    }
+
+    /// With `Flags.pieceCorners`: the piece's four corners in triangle-strip order (a triangle repeats
+    /// its last corner).
+    package var pieceCorners: (SIMD2<Float>, SIMD2<Float>, SIMD2<Float>, SIMD2<Float>) {
+        get { (SIMD2(quad.x, quad.y), SIMD2(quad.z, quad.w), SIMD2(uvClamp.x, uvClamp.y), SIMD2(uvClamp.z, uvClamp.w)) }
+        set {
+            quad = SIMD4(newValue.0.x, newValue.0.y, newValue.1.x, newValue.1.y)
+            uvClamp = SIMD4(newValue.2.x, newValue.2.y, newValue.3.x, newValue.3.y)
+        }
+    }
+
+    /// The layer-space bounding rect of what the instance rasterizes, (minX, minY, maxX, maxY): the quad,
+    /// or for a piece the bounds of its corners.
+    package var drawnBounds: SIMD4<Float> {
+        guard flags.contains(.pieceCorners) else { return quad }
+        let (a, b, c, d) = pieceCorners
+        let low = pointwiseMin(pointwiseMin(a, b), pointwiseMin(c, d))
+        let high = pointwiseMax(pointwiseMax(a, b), pointwiseMax(c, d))
+        return SIMD4(low.x, low.y, high.x, high.y)
     }
 
     package var borderWidth: Float {

@@ -176,7 +176,9 @@ package struct DrawListCompiler: Sendable {
                 // Runs of items usually show one image: look each run's placement up once.
                 var last: (image: CGImage, placement: AtlasPlacement?)?
                 for i in pass.items.indices {
-                    guard let texture = pass.items[i].texture, case let .image(image) = texture.source,
+                    // Pieces of split planes keep their own textures: their corners use the clamp slot.
+                    guard !pass.items[i].instance.flags.contains(.pieceCorners),
+                          let texture = pass.items[i].texture, case let .image(image) = texture.source,
                           atlas.accepts(image, minification: texture.minification, magnification: texture.magnification) else { continue }
                     if last?.image !== image {
                         last = (image, atlas.placement(for: image))
@@ -214,10 +216,10 @@ package struct DrawListCompiler: Sendable {
 
     /// Whether `item` may be drawn in the opaque phase of a depth-ordered pass: it paints every pixel it
     /// touches either completely at alpha 1 or not at all (hard straight edges, no corners, border or
-    /// clip), so writing its depth where it paints hides only what it covers.
+    /// clip, not a piece of a split plane), so writing its depth where it paints hides only what it covers.
     package static func isDepthOpaque(_ item: DrawItem) -> Bool {
         let instance = item.instance
-        return OcclusionCuller.isOpaque(item) && instance.flags.isDisjoint(with: [.antialiasEdges, .border, .clip])
+        return OcclusionCuller.isOpaque(item) && instance.flags.isDisjoint(with: [.antialiasEdges, .border, .clip, .pieceCorners])
             && instance.shapeRadii == .zero
     }
 

@@ -17,8 +17,8 @@ package enum OffscreenDecision {
     package static func footprint(of item: DrawItem, targetWidth: Int, targetHeight: Int) -> PixelRect? {
         let target = PixelRect(x: 0, y: 0, width: targetWidth, height: targetHeight)
         let instance = item.instance
-        // The covered region in layer space: the shape, within the drawn quad.
-        let quad = instance.quad, shape = instance.shape
+        // The covered region in layer space: the shape, within the drawn quad (or piece).
+        let quad = instance.drawnBounds, shape = instance.shape
         let minX = Double(max(quad.x, shape.x)), minY = Double(max(quad.y, shape.y))
         let maxX = Double(min(quad.z, shape.z)), maxY = Double(min(quad.w, shape.w))
         guard maxX > minX, maxY > minY else { return nil }

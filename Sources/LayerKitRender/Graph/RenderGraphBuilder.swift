@@ -9,8 +9,9 @@ import LayerKit
 /// then its border. Layers with a `mask`, and groups whose opacity cannot be folded, are drawn into
 /// offscreen surfaces by earlier passes (`RenderGraphBuilder+Offscreen.swift`).
 ///
-/// Each layer flattens its sublayers into its own plane (no `CATransformLayer` yet), so a layer's map to
-/// the target is a plane homography built top-down: `world(child) = flatten(placement(child) ·
+/// Each layer flattens its sublayers into its own plane, except a `CATransformLayer`, whose sublayers
+/// join a 3D rendering context drawn depth-sorted (`RenderGraphBuilder+RenderingContext3D.swift`); so a
+/// layer's map to the target is a plane homography built top-down: `world(child) = flatten(placement(child) ·
 /// sublayerSpace(parent)) · world(parent)`. `masksToBounds` becomes an analytic rounded-rect clip that
 /// the layer's contents and sublayers carry (the intersection when nested clips make a rounded rect, else
 /// the one that lies inside the other). When a rotated or projected clip nests in another and neither
@@ -134,6 +135,13 @@ package struct RenderGraphBuilder {
                context: inout VisitContext, into items: inout [DrawItem]) {
         let ownOpacity = min(max(node.opacity, 0), 1)
         guard !node.isHidden, ownOpacity > 0, inherited > 0 else { return }
+        if node.isTransformLayer {
+            // Reached other than as a sublayer (the root, a mask): no perspective of a superlayer to see
+            // the context through, so depth is taken in the parent's space as it is.
+            visitRenderingContext3D(node, localTime: localTime, parentSpace: parentSpace, depthSpace: CATransform3DIdentity,
+                                    opacity: inherited, clip: inheritedClip, contentsFlipped: contentsFlipped, context: &context, into: &items)
+            return
+        }
         if !isolated && Self.needsIsolation(node, opacity: ownOpacity) {
             visitIsolated(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
                           contentsFlipped: contentsFlipped, context: &context, into: &items)
@@ -302,14 +310,16 @@ package struct RenderGraphBuilder {
         if !node.sublayers.isEmpty {
             let sublayerSpace = CATransform3DConcat(Self.sublayerSpaceTransform(of: node), toPixels)
             let tree = context.tree
-            var children = node.sublayers.compactMap { tree[$0] }.map { presented($0, parentTime: localTime, context: &context) }
-            // Back to front by zPosition, stable; most layers keep their siblings at zPosition 0.
-            if children.contains(where: { $0.0.zPosition != 0 }) {
-                children = children.enumerated()
-                    .sorted { $0.element.0.zPosition != $1.element.0.zPosition ? $0.element.0.zPosition < $1.element.0.zPosition : $0.offset < $1.offset }
-                    .map(\.element)
-            }
+            let children = Self.backToFront(node.sublayers.compactMap { tree[$0] }.map { presented($0, parentTime: localTime, context: &context) })
             for (child, childTime) in children {
+                // A transform layer's sublayers are planes of a 3D rendering context seen through this
+                // layer's sublayer transform (RenderGraphBuilder+RenderingContext3D.swift).
+                if child.isTransformLayer {
+                    visitRenderingContext3D(child, localTime: childTime, parentSpace: sublayerSpace,
+                                            depthSpace: Self.sublayerSpaceTransform(of: node), opacity: opacity, clip: ownClip,
+                                            contentsFlipped: contentsFlipped != node.isGeometryFlipped, context: &context, into: &items)
+                    continue
+                }
                 visit(child, localTime: childTime, parentSpace: sublayerSpace, opacity: opacity, clip: ownClip,
                       contentsFlipped: contentsFlipped != node.isGeometryFlipped, context: &context, into: &items)
             }
@@ -329,6 +339,14 @@ package struct RenderGraphBuilder {
             border.borderWidth = Float(min(node.borderWidth, min(node.bounds.width, node.bounds.height) / 2))
             items.append(DrawItem(instance: border, layer: node.id))
         }
+    }
+
+    /// Presented sublayers back to front: by `zPosition`, stable; most layers keep their siblings at 0.
+    static func backToFront(_ children: [(RenderNode, localTime: Double)]) -> [(RenderNode, localTime: Double)] {
+        guard children.contains(where: { $0.0.zPosition != 0 }) else { return children }
+        return children.enumerated()
+            .sorted { $0.element.0.zPosition != $1.element.0.zPosition ? $0.element.0.zPosition < $1.element.0.zPosition : $0.offset < $1.offset }
+            .map(\.element)
     }
 
     // MARK: - Geometry
