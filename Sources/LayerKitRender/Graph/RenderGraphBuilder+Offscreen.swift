@@ -56,7 +56,7 @@ extension RenderGraphBuilder {
         if let maskID = node.mask, let maskNode = context.tree[maskID] {
             let (presentedMask, maskTime) = presented(maskNode, parentTime: localTime, context: &context)
             // The mask's superlayer space is the masked layer's bounds space.
-            let layerToPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).flattened
+            let layerToPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
             var maskItems: [DrawItem] = []
             visit(presentedMask, localTime: maskTime, parentSpace: layerToPixels, opacity: 1, clip: nil,
                   contentsFlipped: contentsFlipped, context: &context, into: &maskItems)

@@ -149,7 +149,7 @@ package struct RenderGraphBuilder {
         }
         let opacity = isolated ? inherited : inherited * ownOpacity
 
-        let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).flattened
+        let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
         let homography = PlaneHomography(toPixels)
         let determinant = homography.determinant
         guard determinant.isFinite, abs(determinant) > 1e-12, let inverse = homography.inverted() else { return }
