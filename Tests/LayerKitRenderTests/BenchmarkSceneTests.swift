@@ -248,6 +248,51 @@ final class BenchmarkSceneTests: XCTestCase {
         }
     }
 
+    func testCubeIsTwoTransformLayersAnimatedOnTheRenderThread() {
+        let scene = CubeScene(startTime: 1000)
+        XCTAssertFalse(scene.updatesEveryFrame, "all motion is animations: nothing committed per frame")
+        XCTAssertEqual(scene.stage.sublayers?.map { $0 is CATransformLayer }, [true, true])
+        XCTAssertEqual(scene.cube.sublayers?.count, 6)
+        XCTAssertEqual(scene.planes.sublayers?.count, 2)
+        XCTAssertNotNil(scene.cube.animation(forKey: "turn"))
+        XCTAssertNotNil(scene.planes.animation(forKey: "turn"))
+        CATransaction.flush()
+    }
+
+    func testCubePlanesAreSplitIntoPiecesThatTileThePlane() {
+        // The planes cross along their common vertical centre line, so one of them is cut in two by the
+        // other's plane: its draws become pieces that together cover exactly the quad the whole one drew.
+        let frames = SceneFrames(CubeScene.self)
+        for t in [0.37, 13.91] {
+            let pass = frames.graph(at: t).framePass
+            var split = 0
+            for rgba in CubeScene.planeColors {
+                let premultiplied = SIMD4<Float>(Float(rgba.x * rgba.w), Float(rgba.y * rgba.w), Float(rgba.z * rgba.w), Float(rgba.w))
+                let pieces = pass.items.filter {
+                    $0.instance.flags.contains(.pieceCorners) && distance(SIMD4<Double>($0.instance.color), SIMD4<Double>(premultiplied)) < 1e-5
+                }
+                guard !pieces.isEmpty else { continue }
+                split += 1
+                var area = 0.0
+                var low = SIMD2<Double>(repeating: .infinity), high = SIMD2<Double>(repeating: -.infinity)
+                for piece in pieces {
+                    let (a, b, c, d) = piece.instance.pieceCorners
+                    let p = [a, b, c, d].map(SIMD2<Double>.init)
+                    func twice(_ u: SIMD2<Double>, _ v: SIMD2<Double>, _ w: SIMD2<Double>) -> Double {
+                        abs((v.x - u.x) * (w.y - u.y) - (v.y - u.y) * (w.x - u.x))
+                    }
+                    area += (twice(p[0], p[1], p[2]) + twice(p[2], p[1], p[3])) / 2
+                    for q in p { low = pointwiseMin(low, q); high = pointwiseMax(high, q) }
+                }
+                XCTAssertGreaterThanOrEqual(pieces.count, 2, "at least one piece each side of the cut, t = \(t)")
+                XCTAssertEqual(area, (high.x - low.x) * (high.y - low.y), accuracy: 1e-3 * area, "the pieces tile the plane's quad, t = \(t)")
+                XCTAssertGreaterThanOrEqual(high.x - low.x, 320)
+                XCTAssertGreaterThanOrEqual(high.y - low.y, 200)
+            }
+            XCTAssertEqual(split, 1, "one plane is split by the other, t = \(t)")
+        }
+    }
+
     func testBigSceneSpinsOneLeafPerPanelAndGoesIdle() {
         let frames = SceneFrames(BigScene.self)
         for t in [0.37] {
