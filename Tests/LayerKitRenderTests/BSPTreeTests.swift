@@ -111,3 +111,20 @@ final class BSPTreeTests: XCTestCase {
         XCTAssertEqual(result.polygons.count, 3)
     }
 }
+
+extension BSPTreeTests {
+    func testAContextTooLargeForATreeIsSortedByCentres() {
+        // Walls crossing a square, beyond the tree's limit: no splits, far to near by centre depth.
+        var planes = [square(z: 0, order: 0)]
+        for k in 1...PlaneSorter.maximumTreePlanes {
+            let z0 = -10 - Double(k % 7)
+            planes.append(wall(z0: z0, z1: 30, order: k))
+        }
+        let result = PlaneSorter.paintersOrder(planes)
+        XCTAssertFalse(result.usedBSPTree)
+        XCTAssertEqual(result.polygons.count, planes.count)
+        let centres = result.polygons.map { $0.points.reduce(0) { $0 + $1.z } / 4 }
+        XCTAssertEqual(centres, centres.sorted())
+        XCTAssertEqual(result.polygons.first?.order, 0, "the square's centre (z = 0) is the farthest")
+    }
+}

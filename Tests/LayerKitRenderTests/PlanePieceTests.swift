@@ -55,3 +55,23 @@ final class PlanePieceTests: XCTestCase {
         XCTAssertFalse(DrawListCompiler.isDepthOpaque(piece))
     }
 }
+
+extension PlanePieceTests {
+    func testAPieceGrowsPastThePlanesSidesButNotPastItsCut() {
+        // The plane 0…100 × 0…50 cut at x = 40: the left piece grows by the margin 2 on its three outer
+        // sides, not at the cut: −2…40 × −2…52.
+        let rect = SIMD4<Double>(0, 0, 100, 50)
+        for piece in [[SIMD2<Double>(0, 0), SIMD2(40, 0), SIMD2(40, 50), SIMD2(0, 50)], [SIMD2(0, 50), SIMD2(40, 50), SIMD2(40, 0), SIMD2(0, 0)]] {
+            let region = PlanePieceRegion.region(of: piece, planeRect: rect, margin: 2)
+            let xs = region.map(\.x), ys = region.map(\.y)
+            XCTAssertEqual(xs.min(), -2)
+            XCTAssertEqual(xs.max(), 40)
+            XCTAssertEqual(ys.min(), -2)
+            XCTAssertEqual(ys.max(), 52)
+        }
+        // The right piece, on the other side of the same cut, starts where the left one ends.
+        let right = PlanePieceRegion.region(of: [SIMD2(40, 0), SIMD2(100, 0), SIMD2(100, 50), SIMD2(40, 50)], planeRect: rect, margin: 2)
+        XCTAssertEqual(right.map(\.x).min(), 40)
+        XCTAssertEqual(right.map(\.x).max(), 102)
+    }
+}

@@ -10,10 +10,11 @@ import LayerKit
 /// placement in the context (nothing is flattened at a transform layer); each member is a plane and
 /// flattens its own subtree into it, drawn by `visit` as any layer. Transform layers draw nothing and
 /// ignore masks, group opacity and `masksToBounds`; their opacity multiplies into their members.
-/// Order: each member's draws are bounded by a rectangle of its plane, which becomes a `DrawPolygon` in
-/// depth space; `PlaneSorter` orders the polygons (a plain depth sort when unambiguous, else a BSP tree
+/// Order: what each member's draws cover is bounded by a rectangle of its plane, which becomes a
+/// `DrawPolygon` in depth space; `PlaneSorter` orders the polygons (a plain depth sort when unambiguous, else a BSP tree
 /// that splits intersecting planes). A whole plane appends its draws unchanged; a piece appends each
-/// draw restricted to the piece (`DrawItem.restricted(to:)`), mapped into the draw's own layer space.
+/// draw restricted to the piece (`DrawItem.restricted(to:)`), mapped into the draw's own layer space, with
+/// the piece's outer edges grown so antialiased fringes survive (`PlanePieceRegion`).
 /// A plane reaching behind the eye (w ≤ 0 at a corner) cannot be placed in depth space: such planes are
 /// drawn first, in draw order. Cost: O(members) plus the sorter's; pieces add O(draws of the plane).
 extension RenderGraphBuilder {
@@ -34,7 +35,7 @@ extension RenderGraphBuilder {
         gatherMembers(of: transformLayer, localTime: localTime, toContext: Self.placement(of: transformLayer), opacity: opacity,
                       contentsFlipped: contentsFlipped, context: &context, into: &members)
 
-        var planes: [(member: ContextMember, items: [DrawItem], toDepth: CATransform3D, toClip: PlaneHomography)] = []
+        var planes: [(member: ContextMember, items: [DrawItem], toDepth: CATransform3D, toClip: PlaneHomography, rect: SIMD4<Double>)] = []
         var polygons: [DrawPolygon] = []
         for member in members {
             let memberParentSpace = CATransform3DConcat(member.parentToContext, parentSpace)
@@ -45,11 +46,11 @@ extension RenderGraphBuilder {
             let placement = Self.placement(of: member.node)
             let toClip = PlaneHomography(CATransform3DConcat(CATransform3DConcat(placement, memberParentSpace), pixelToClip))
             let toDepth = CATransform3DConcat(placement, CATransform3DConcat(member.parentToContext, depthSpace))
-            guard let polygon = Self.planePolygon(of: memberItems, toClip: toClip, toDepth: toDepth, order: planes.count) else {
+            guard let (polygon, rect) = Self.planePolygon(of: memberItems, toClip: toClip, toDepth: toDepth, order: planes.count) else {
                 items.append(contentsOf: memberItems)  // behind the eye or degenerate: drawn first, unsorted
                 continue
             }
-            planes.append((member, memberItems, toDepth, toClip))
+            planes.append((member, memberItems, toDepth, toClip, rect))
             polygons.append(polygon)
         }
 
@@ -61,10 +62,11 @@ extension RenderGraphBuilder {
             }
             // Depth space → the member's layer space: the inverse of its plane map (x, y, 1) → (X, Y, W).
             guard let fromDepth = PlaneHomography(plane.toDepth).inverted() else { continue }
-            let piece = polygon.points.map { p -> SIMD2<Double> in
+            let cut = polygon.points.map { p -> SIMD2<Double> in
                 let h = fromDepth.apply(CGPoint(x: p.x, y: p.y))
                 return SIMD2(h.x / h.z, h.y / h.z)
             }
+            let piece = PlanePieceRegion.region(of: cut, planeRect: plane.rect, margin: max(plane.rect.z - plane.rect.x, plane.rect.w - plane.rect.y))
             for item in plane.items {
                 guard let clipToItem = Self.clipHomography(of: item).inverted() else { continue }
                 let memberToItem = plane.toClip.concatenating(clipToItem)
@@ -100,14 +102,20 @@ extension RenderGraphBuilder {
         }
     }
 
-    /// The rectangle of the member's plane that holds all its draws, as a polygon in depth space; nil when
-    /// a corner lies at or behind the eye or the draws cannot be placed in the plane.
-    private static func planePolygon(of items: [DrawItem], toClip: PlaneHomography, toDepth t: CATransform3D, order: Int) -> DrawPolygon? {
+    /// The rectangle of the member's plane that holds what all its draws cover (each one's shape within
+    /// its quad: an antialiasing fringe grown past the bounds is left out, so planes that meet at an edge,
+    /// like a cube's faces, are not split by it), as a polygon in depth space and as a rect in the
+    /// member's layer space (minX, minY, maxX, maxY); nil when a corner lies at or behind the eye or
+    /// nothing is covered.
+    private static func planePolygon(of items: [DrawItem], toClip: PlaneHomography, toDepth t: CATransform3D,
+                                     order: Int) -> (DrawPolygon, SIMD4<Double>)? {
         guard let clipToMember = toClip.inverted() else { return nil }
         var low = SIMD2<Double>(repeating: .infinity), high = SIMD2<Double>(repeating: -.infinity)
         for item in items {
             let itemToMember = clipHomography(of: item).concatenating(clipToMember)
-            let b = SIMD4<Double>(item.instance.drawnBounds)
+            let drawn = SIMD4<Double>(item.instance.drawnBounds), shape = SIMD4<Double>(item.instance.shape)
+            let b = SIMD4(max(drawn.x, shape.x), max(drawn.y, shape.y), min(drawn.z, shape.z), min(drawn.w, shape.w))
+            guard b.z > b.x, b.w > b.y else { continue }
             for corner in [CGPoint(x: b.x, y: b.y), CGPoint(x: b.z, y: b.y), CGPoint(x: b.z, y: b.w), CGPoint(x: b.x, y: b.w)] {
                 let h = itemToMember.apply(corner)
                 guard h.z > 1e-12 else { return nil }
@@ -116,7 +124,7 @@ extension RenderGraphBuilder {
                 high = pointwiseMax(high, p)
             }
         }
-        guard high.x > low.x, high.y > low.y, low.x.isFinite, high.y.isFinite else { return nil }
+        guard high.x > low.x, high.y > low.y, low.x.isFinite, low.y.isFinite, high.x.isFinite, high.y.isFinite else { return nil }
         var points: [SIMD3<Double>] = []
         for (x, y) in [(low.x, low.y), (high.x, low.y), (high.x, high.y), (low.x, high.y)] {
             let (x, y) = (CGFloat(x), CGFloat(y))
@@ -125,7 +133,7 @@ extension RenderGraphBuilder {
             points.append(SIMD3(Double(x * t.m11 + y * t.m21 + t.m41), Double(x * t.m12 + y * t.m22 + t.m42),
                                 Double(x * t.m13 + y * t.m23 + t.m43)) / w)
         }
-        return DrawPolygon(points: points, order: order)
+        return (DrawPolygon(points: points, order: order), SIMD4(low.x, low.y, high.x, high.y))
     }
 
     /// A draw's layer space → clip space as a plane map (x, y, 1) → (X, Y, W), from its `localToClip`.

@@ -8,8 +8,11 @@
 /// axis along z. When every overlapping pair is unambiguous, sorting whole planes by nearest-to-farthest
 /// minimum depth (stable, so ties keep draw order) is exact: any two planes that can share a pixel are
 /// ordered by their disjoint depth ranges, and others may go in any order. Otherwise the whole context
-/// goes through a `BSPTree`, which splits planes that intersect.
-/// Cost: O(n log n + overlapping pairs) for the test, plus the BSP tree's when it is needed.
+/// goes through a `BSPTree`, which splits planes that intersect. A context of more than
+/// `maximumTreePlanes` ambiguous planes is sorted by the depth of each plane's centre instead (planes
+/// that intersect then show one over the other), so one frame's cost stays bounded.
+/// Cost: O(n log n + overlapping pairs) for the test, plus the BSP tree's when it is needed
+/// (O(n²) classifications at worst).
 package enum PlaneSorter {
     /// What sorting found, for statistics and tests.
     package struct Result: Sendable {
@@ -19,6 +22,9 @@ package enum PlaneSorter {
         /// Polygons cut in two.
         package var splitCount: Int
     }
+
+    /// Above this many planes a context is depth-sorted by centres rather than split.
+    package static let maximumTreePlanes = 512
 
     package static func paintersOrder(_ polygons: [DrawPolygon]) -> Result {
         guard polygons.count > 1 else { return Result(polygons: polygons, usedBSPTree: false, splitCount: 0) }
@@ -51,6 +57,11 @@ package enum PlaneSorter {
         }
         if !ambiguous {
             let sorted = polygons.indices.sorted { boxes[$0].minZ != boxes[$1].minZ ? boxes[$0].minZ < boxes[$1].minZ : $0 < $1 }
+            return Result(polygons: sorted.map { polygons[$0] }, usedBSPTree: false, splitCount: 0)
+        }
+        guard polygons.count <= maximumTreePlanes else {
+            let depths = polygons.map { polygon in polygon.points.reduce(0) { $0 + $1.z } / Double(max(polygon.points.count, 1)) }
+            let sorted = polygons.indices.sorted { depths[$0] != depths[$1] ? depths[$0] < depths[$1] : $0 < $1 }
             return Result(polygons: sorted.map { polygons[$0] }, usedBSPTree: false, splitCount: 0)
         }
         let tree = BSPTree(polygons)
