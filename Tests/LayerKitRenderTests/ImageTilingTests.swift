@@ -54,3 +54,29 @@ final class ImageTilingTests: XCTestCase {
         XCTAssertEqual(pass.batches.count, 4, "every tile is its own texture")
     }
 }
+
+extension ImageTilingTests {
+    func testAPieceOfASplitPlaneIsTiledThenCutToThePiece() {
+        // The 50 × 50 quad's lower-left triangle (x ≤ y), tiled at x = y = 31: the top-right tile lies
+        // wholly above the diagonal and draws nothing; the other three draw their parts of the triangle,
+        // 31²/2 + 19·31 + 19²/2 = 480.5 + 589 + 180.5 = 1250 in all (half of 2500).
+        let item = PixelItems().item(SIMD4(0, 0, 50, 50), texture: TextureBinding(image: big))
+        let piece = item.restricted(to: [SIMD2(0, 0), SIMD2(50, 50), SIMD2(0, 50)])
+        XCTAssertEqual(piece.count, 1)
+        var out: [DrawItem] = []
+        ImageTiling.split(piece[0], maxTextureSize: 64, into: &out)
+        XCTAssertTrue(out.allSatisfy { $0.instance.flags.contains(.pieceCorners) && $0.texture?.imageTile != nil })
+        XCTAssertEqual(Set(out.compactMap { $0.texture?.imageTile?.region.minX }), [0, 61])
+        var area = 0.0
+        for tile in out {
+            let (a, b, c, d) = tile.instance.pieceCorners
+            func twice(_ p: SIMD2<Float>, _ q: SIMD2<Float>, _ r: SIMD2<Float>) -> Double {
+                abs(Double((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x)))
+            }
+            area += (twice(a, b, c) + twice(c, b, d)) / 2
+        }
+        XCTAssertEqual(area, 1250, accuracy: 1e-3)
+        XCTAssertFalse(out.contains { $0.texture?.imageTile?.region == PixelRect(minX: 61, minY: 0, maxX: 100, maxY: 63) },
+                       "the tile above the diagonal is not drawn")
+    }
+}

@@ -32,6 +32,14 @@ extension DrawItem {
         }
         let piece = Self.clip(polygon, to: region)
         guard piece.count >= 3 else { return [] }
+        // A piece that only touches the region (a shared corner or edge) has no area to draw.
+        var twiceArea = 0.0
+        for i in piece.indices {
+            let a = piece[i], b = piece[(i + 1) % piece.count]
+            twiceArea += a.x * b.y - b.x * a.y
+        }
+        let size = (shape.z - shape.x) * (shape.w - shape.y)
+        guard abs(twiceArea) > 1e-9 * size else { return [] }
         var result: [DrawItem] = []
         var base = self
         base.instance.flags.insert(.pieceCorners)

@@ -12,13 +12,12 @@
 /// whole item, and pieces meet edge to edge (the shared edge is computed once), so the rasterizer covers
 /// every pixel once. Pieces outside the image (uv beyond 0…1, antialiasing padding) go to the edge tiles,
 /// whose clamp-to-edge sampling matches the whole image's. Trilinear draws read each tile's own mip
-/// chain, which near a seam differs slightly from the whole image's. Cost: O(tiles shown) per item.
+/// chain, which near a seam differs slightly from the whole image's. A piece of a split 3D plane is tiled
+/// through the rect around it, each tile cut to the piece. Cost: O(tiles shown) per item.
 package enum ImageTiling {
     /// Whether `item` samples an image larger than `maxTextureSize` texels a side.
     package static func needsTiling(_ item: DrawItem, maxTextureSize: Int) -> Bool {
-        // A piece of a split plane is not a rect to cut into tiles; it keeps the whole image.
-        guard !item.instance.flags.contains(.pieceCorners), let texture = item.texture, case let .image(image) = texture.source
-        else { return false }
+        guard let texture = item.texture, case let .image(image) = texture.source else { return false }
         return (image.width > maxTextureSize || image.height > maxTextureSize) && maxTextureSize >= 3
     }
 
@@ -26,6 +25,10 @@ package enum ImageTiling {
     package static func split(_ item: DrawItem, maxTextureSize: Int, into output: inout [DrawItem]) {
         guard needsTiling(item, maxTextureSize: maxTextureSize), let texture = item.texture, case let .image(image) = texture.source else {
             output.append(item)
+            return
+        }
+        if item.instance.flags.contains(.pieceCorners) {
+            splitPiece(item, maxTextureSize: maxTextureSize, into: &output)
             return
         }
         let core = maxTextureSize - 2
@@ -46,6 +49,25 @@ package enum ImageTiling {
                 output.append(piece)
             }
         }
+    }
+
+    /// A piece of a split plane (`LayerInstance.Flags.pieceCorners`): the rect around its corners is
+    /// tiled as any quad, then each tile is cut to the piece (`DrawItem.restricted(to:)`).
+    private static func splitPiece(_ item: DrawItem, maxTextureSize: Int, into output: inout [DrawItem]) {
+        let (a, b, c, d) = item.instance.pieceCorners
+        let polygon = [a, b, d, c].map(SIMD2<Double>.init)
+        let bounds = item.instance.drawnBounds, shape = item.instance.shape, uv = item.instance.uv
+        // The piece's uv is given at the shape's corners; the rect's is read off the same linear map.
+        func u(_ x: Float) -> Float { uv.x + (x - shape.x) / (shape.z - shape.x) * (uv.z - uv.x) }
+        func v(_ y: Float) -> Float { uv.y + (y - shape.y) / (shape.w - shape.y) * (uv.w - uv.y) }
+        var whole = item
+        whole.instance.flags.remove(.pieceCorners)
+        whole.instance.quad = bounds
+        whole.instance.uvClamp = .zero
+        whole.instance.uv = SIMD4(u(bounds.x), v(bounds.y), u(bounds.z), v(bounds.w))
+        var tiles: [DrawItem] = []
+        split(whole, maxTextureSize: maxTextureSize, into: &tiles)
+        for tile in tiles { output.append(contentsOf: tile.restricted(to: polygon)) }
     }
 
     /// One piece of a quad along one axis: its layer-space extent, its tile's texel range (the texture),
