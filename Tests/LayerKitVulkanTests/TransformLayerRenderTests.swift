@@ -145,6 +145,23 @@ final class TransformLayerRenderTests: CARendererTestCase {
         }
     }
 
+    func testOpaqueCrossingPlanesMeetAtTheIntersectionLine() throws {
+        // As above, opaque: the whole plane is drawn in the depth-tested opaque phase, the other's pieces
+        // after it, tested against its depth. Left of the line red, right of it blue.
+        for redFirst in [true, false] {
+            let (root, container) = makeStage()
+            let red = { self.plane(60, 40, transform: CATransform3DMakeRotation(.pi / 4, 0, 1, 0), .testRed, in: container) }
+            let blue = { self.plane(60, 40, transform: CATransform3DMakeRotation(-.pi / 4, 0, 1, 0), .testBlue, in: container) }
+            if redFirst { red(); blue() } else { blue(); red() }
+            let image = try render(root, width: side, height: side)
+            assertPixels(image, "opaque crossing planes, red added \(redFirst ? "first" : "last")", probes: [
+                Probe("left", 50, 64, .red), Probe("left, near the line", 62, 64, .red), Probe("left, upper", 58, 50, .red),
+                Probe("right, near the line", 66, 64, .blue), Probe("right", 78, 64, .blue), Probe("right, lower", 70, 78, .blue),
+                Probe("red alone", 42, 64, .red), Probe("blue alone", 86, 64, .blue),
+            ])
+        }
+    }
+
     func testCoplanarPlanesKeepSublayerOrder() throws {
         // Two 40×40 planes in the container's plane, turned Ry(π/6) together, overlapping around x = 0
         // (seen at pixel 64): the later sublayer shows there.
