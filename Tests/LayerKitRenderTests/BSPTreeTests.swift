@@ -128,3 +128,13 @@ extension BSPTreeTests {
         XCTAssertEqual(result.polygons.first?.order, 0, "the square's centre (z = 0) is the farthest")
     }
 }
+
+extension BSPTreeTests {
+    func testPastItsSplitBudgetAStraddlingPolygonGoesWholeToItsCentroidsSide() {
+        // The wall z −10…30 has its centroid at z = 10, in front of the square: drawn after it, whole.
+        let tree = BSPTree([square(z: 0, order: 0), wall(z0: -10, z1: 30, order: 1)], splitBudget: 0)
+        XCTAssertEqual(tree.splitCount, 0)
+        XCTAssertEqual(tree.paintersOrder.map(\.order), [0, 1])
+        XCTAssertFalse(tree.paintersOrder.contains { $0.isSplit })
+    }
+}

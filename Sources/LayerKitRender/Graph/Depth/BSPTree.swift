@@ -8,7 +8,9 @@
 /// back piece) — and the front and back lists are partitioned the same way. Walking the tree, a node
 /// whose plane faces the viewer draws its back subtree, then its coplanar polygons, then its front
 /// subtree; a node facing away the reverse. Coplanar polygons draw in their draw order (ties go to
-/// sublayer order, as Core Animation's flattened siblings do).
+/// sublayer order, as Core Animation's flattened siblings do). Splits are budgeted (`splitBudget`): past
+/// it a straddling polygon goes whole to the side its centroid lies on, so a pathological context cannot
+/// multiply its pieces without bound (its order is then approximate where those planes cross).
 /// Cost: O(n²) classifications in the worst case plus one per piece; n is the planes of one context.
 package struct BSPTree {
     private struct Node {
@@ -21,8 +23,11 @@ package struct BSPTree {
     private var root: Int?
     /// How many times a polygon was cut in two while building.
     package private(set) var splitCount = 0
+    private let splitBudget: Int
 
-    package init(_ polygons: [DrawPolygon]) {
+    /// The tree of `polygons`; by default up to 4 splits per polygon plus 64.
+    package init(_ polygons: [DrawPolygon], splitBudget: Int? = nil) {
+        self.splitBudget = splitBudget ?? 4 * polygons.count + 64
         root = build(polygons)
     }
 
@@ -34,6 +39,9 @@ package struct BSPTree {
             case .front: front.append(polygon)
             case .back: back.append(polygon)
             case .coplanar: coplanar.append(polygon)
+            case .straddling where splitCount >= splitBudget:
+                let centroid = polygon.points.reduce(SIMD3<Double>.zero, +) / Double(polygon.points.count)
+                if first.signedDistance(centroid) >= 0 { front.append(polygon) } else { back.append(polygon) }
             case .straddling:
                 let pieces = first.split(polygon)
                 splitCount += 1
