@@ -89,3 +89,23 @@ final class RenderingContext3DTests: XCTestCase {
         }
     }
 }
+
+extension RenderingContext3DTests {
+    func testAGradientOnASplitPlaneIsDrawnOnceWhole() {
+        // The gradient's stops take the instance's corner slot, so its draw is never cut: where its plane
+        // is split it is drawn whole, once, with the plane's farthest piece; the plane's background is cut.
+        let (scene, container) = makeScene()
+        plane(TinyScene.red, transform: CATransform3DMakeRotation(.pi / 4, 0, 1, 0), in: container)
+        let gradient = CAGradientLayer()
+        gradient.bounds = CGRect(x: 0, y: 0, width: 60, height: 40)
+        gradient.transform = CATransform3DMakeRotation(-.pi / 4, 0, 1, 0)
+        gradient.backgroundColor = TinyScene.blue
+        gradient.colors = [TinyScene.green, TinyScene.blue]
+        container.addSublayer(gradient)
+        let items = scene.built().framePass.items.filter { $0.layer == gradient.layerID }
+        let gradients = items.filter { $0.instance.flags.contains(.gradient) }
+        XCTAssertEqual(gradients.count, 1)
+        XCTAssertFalse(gradients[0].instance.flags.contains(.pieceCorners))
+        XCTAssertEqual(items.filter { $0.instance.flags.contains(.pieceCorners) }.count, 2, "the background's two pieces")
+    }
+}

@@ -9,8 +9,14 @@
 /// two pieces are the same floats in both, so the rasterizer's fill rule leaves neither a gap nor a seam.
 /// Cost: O(polygon corners) per draw.
 extension DrawItem {
+    /// Whether the draw can be cut into pieces: not a gradient, whose stops take the instance's slot for
+    /// the corners (`LayerInstance.Flags.pieceCorners`).
+    package var canBeCut: Bool { !instance.flags.contains(.gradient) }
+
     /// This draw restricted to `polygon` (layer space, convex, either winding); empty when they do not meet.
+    /// Only for draws that `canBeCut`.
     package func restricted(to polygon: [SIMD2<Double>]) -> [DrawItem] {
+        precondition(canBeCut, "a gradient draw cannot be cut into pieces")
         let instance = self.instance
         let shape = SIMD4<Double>(instance.shape)
         guard shape.z > shape.x, shape.w > shape.y, polygon.count >= 3 else { return [] }
