@@ -143,6 +143,18 @@ public final class CARenderer: @unchecked Sendable {
     /// Offscreen surfaces the renderer's pool has created, and how many it holds now.
     package var surfacePoolStatistics: (created: Int, resident: Int) { renderer.surfacePoolStatistics }
 
+    /// Rasterization cache entries: the render side's count and bytes, and the images the GPU side holds.
+    package var rasterizationCacheStatistics: (entries: Int, bytes: Int, images: Int) {
+        let cache = producer.builder.rasterizationCache
+        return (cache.entries.count, cache.bytes, renderer.rasterizedImageCount)
+    }
+
+    /// Test hook: from now on, device memory allocations beyond `extraBytes` more than are in use now
+    /// fail as `VK_ERROR_OUT_OF_DEVICE_MEMORY` would; nil lifts the limit.
+    package func limitDeviceMemory(toExtraBytes extraBytes: UInt64?) {
+        renderer.injectDeviceMemoryLimit(extraBytes)
+    }
+
     /// Device memory blocks the renderer's context holds (growth checks).
     package var memoryBlockCount: Int { renderer.memoryBlockCount }
 
@@ -170,7 +182,14 @@ public final class CARenderer: @unchecked Sendable {
             statisticsReporter.record(lastFrameStatistics, graph: statisticsReporter.includesGraph ? unreported : nil)
             unreportedGraph = nil
         }
-        let counters = try renderer.render(graph, readback: true)
+        let counters: FrameCounters
+        do {
+            counters = try renderer.render(graph, readback: true)
+        } catch {
+            producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
+            throw error
+        }
+        producer.builder.rasterizationCache.forget(renderer.takeLostRasterizations())
         statistics = graph.statistics.adding(counters)
         awaitingGPUResults = true
         if statisticsReporter != nil { unreportedGraph = graph }

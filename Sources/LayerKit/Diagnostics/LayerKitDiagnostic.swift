@@ -46,6 +46,10 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
     /// More tiles of a `CATiledLayer` are visible than its tile cache holds (`tileCacheByteLimit`): only
     /// the `limit` nearest the visible region's centre are drawn. Reported once per layer.
     case tiledLayerTileLimit(layer: String, visible: Int, limit: Int)
+    /// The device had no memory for a frame's offscreen surfaces even after the renderer's pools and
+    /// caches were trimmed: `surfaces` offscreen passes were drawn straight into their targets instead
+    /// (group opacity per draw, masks unapplied), and the frame still rendered.
+    case offscreenRenderingDegraded(surfaces: Int, reason: String)
 
     /// The case name, used as log metadata and for filtering.
     public var name: String {
@@ -68,6 +72,7 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case .layoutDidNotSettle: "layoutDidNotSettle"
         case .invalidTiledLayerProperty: "invalidTiledLayerProperty"
         case .tiledLayerTileLimit: "tiledLayerTileLimit"
+        case .offscreenRenderingDegraded: "offscreenRenderingDegraded"
         }
     }
 
@@ -109,6 +114,8 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
             "\(layer): refused \(value) for CATiledLayer.\(key); the previous value stays"
         case let .tiledLayerTileLimit(layer, visible, limit):
             "\(layer): \(visible) tiles are visible but the tile cache holds \(limit); only the \(limit) nearest the centre are drawn (raise tileCacheByteLimit or levelsOfDetail)"
+        case let .offscreenRenderingDegraded(surfaces, reason):
+            "out of device memory for offscreen surfaces (\(reason)) after trimming pools and caches; \(surfaces) offscreen passes drawn directly, without isolation, this frame"
         }
     }
 }

@@ -134,6 +134,11 @@ package struct DrawListCompiler: Sendable {
             passes[index] = pass
         }
 
+        // A rasterized bitmap whose composite was culled is not drawn, so it does not enter the cache.
+        let drawnSurfaces = Set(passes.compactMap { $0?.target.surface })
+        result.rasterization.rendered = result.rasterization.rendered.filter { drawnSurfaces.contains($0.key) }
+        result.rasterization.uncached = result.rasterization.uncached.filter { drawnSurfaces.contains($0) }
+
         // The overdraw view counts the frame pass's fragments in a surface of its own.
         var countPass: RenderPass?
         if views.contains(.overdraw), let frameIndex, var frame = passes[frameIndex], !frame.items.isEmpty {
@@ -163,7 +168,8 @@ package struct DrawListCompiler: Sendable {
                 compiled.append(counted)
             }
             if !views.subtracting(.overdraw).isEmpty {
-                (pass.items, footprints) = overlaid(pass, footprints: footprints, batcher: batcher, updatedLayers: updatedLayers)
+                (pass.items, footprints) = overlaid(pass, footprints: footprints, batcher: batcher, updatedLayers: updatedLayers,
+                                                    rasterization: result.rasterization)
             }
             var phases: [DepthPhase]?
             if index == frameIndex && depthTesting && culling && views.isEmpty {
@@ -226,7 +232,7 @@ package struct DrawListCompiler: Sendable {
     /// The pass's items with the tint quads of the active views after the items they tint (see
     /// `DebugVisualization`), and their footprints.
     private func overlaid(_ pass: RenderPass, footprints: [PixelRect], batcher: Batcher,
-                          updatedLayers: Set<LayerID>) -> ([DrawItem], [PixelRect]) {
+                          updatedLayers: Set<LayerID>, rasterization: RasterizedSurfaces) -> ([DrawItem], [PixelRect]) {
         var batchOfItem: [Int] = []
         if options.contains(.batches) {
             let plan = batcher.plan(pass.items, footprints: footprints)
@@ -254,6 +260,13 @@ package struct DrawListCompiler: Sendable {
             if options.contains(.batches) {
                 let palette = DebugVisualization.batchPalette
                 tints.append((palette[batchOfItem[index] % palette.count], 0.5))
+            }
+            if options.contains(.rasterizeCache), let surface = item.texture?.surface {
+                if rasterization.reused[surface] != nil {
+                    tints.append((DebugVisualization.rasterizeHitTint, 0.5))
+                } else if rasterization.isMiss(surface) {
+                    tints.append((DebugVisualization.rasterizeMissTint, 0.5))
+                }
             }
             if options.contains(.flashUpdates), let layer = item.layer, updatedLayers.contains(layer) {
                 tints.append((DebugVisualization.flashTint, 0.25))

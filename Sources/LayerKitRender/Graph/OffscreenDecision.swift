@@ -11,10 +11,10 @@
 /// Cost: O(1) per footprint; the overlap test is a sweep over x with the live y-intervals kept sorted,
 /// O(n log n) comparisons for n footprints (plus array moves bounded by the live set).
 package enum OffscreenDecision {
-    /// The pixels `item` can touch in a `targetWidth`×`targetHeight` target, clipped to the target; nil
-    /// when it touches none. An item whose projection crosses the w = 0 plane (perspective behind the
-    /// eye) is taken to cover the whole target.
-    package static func footprint(of item: DrawItem, targetWidth: Int, targetHeight: Int) -> PixelRect? {
+    /// The pixels `item` can touch in a `targetWidth`×`targetHeight` target, clipped to the target unless
+    /// `clippedToTarget` is false; nil when it touches none. An item whose projection crosses the w = 0
+    /// plane (perspective behind the eye) is taken to cover the whole target.
+    package static func footprint(of item: DrawItem, targetWidth: Int, targetHeight: Int, clippedToTarget: Bool = true) -> PixelRect? {
         let target = PixelRect(x: 0, y: 0, width: targetWidth, height: targetHeight)
         let instance = item.instance
         // The covered region in layer space: the shape, within the drawn quad (or piece).
@@ -35,7 +35,7 @@ package enum OffscreenDecision {
             guard let clipped = bounds.intersection(clipBounds) else { return nil }
             bounds = clipped
         }
-        return bounds.intersection(target)
+        return clippedToTarget ? bounds.intersection(target) : bounds
     }
 
     /// Whether any two of `rects` share a pixel.

@@ -1,8 +1,7 @@
 /// Why the render graph draws a subtree into an offscreen surface instead of straight into its target
 /// (DESIGN.md §4, rule 2). Every offscreen pass carries one; frame statistics count passes per reason.
 ///
-/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (`shouldRasterize`,
-/// 3D flattening, filters, non-trivial shadows, transitions, replicators) arrive with their features.
+/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening, filters, non-trivial shadows, transitions, replicators) arrive with their features.
 public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A layer with `allowsGroupOpacity` and opacity below 1 whose subtree's draws overlap one another:
     /// the subtree is composited once, then faded. Without overlap the opacity is folded into each draw.
@@ -10,6 +9,9 @@ public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStr
     /// A layer with a `mask`: its subtree is drawn into one surface, the mask layer's subtree into another,
     /// and the first is multiplied by the second's alpha before it is composited.
     case mask
+    /// A `shouldRasterize` layer whose cached bitmap is missing or out of date: its subtree is drawn into
+    /// the bitmap, which this frame and later ones composite (`RenderGraphBuilder+Rasterization.swift`).
+    case rasterize
     /// A debug view needs the frame drawn a second way (`DebugOptions.overdraw` counts fragments into a
     /// surface, then colors the frame by the count).
     case debugVisualization

@@ -2,7 +2,8 @@
 ///
 /// The builder asserts them in debug builds (`RenderGraphBuilder.build`); tests call
 /// `invariantViolations` directly. Rules: each surface is drawn by exactly one pass, with a positive
-/// size; every surface an item samples was drawn by an earlier pass; every surface drawn is sampled by
+/// size; every surface an item samples was drawn by an earlier pass, or is a rasterization cache entry
+/// reused from an earlier frame (`rasterization.reused`, which no pass draws); every surface drawn is sampled by
 /// a later pass (an unread pass is wasted work); an offscreen pass says why it exists, a pass into the
 /// frame does not; a compiled pass's draw plan draws every item exactly once, each batch of one key;
 /// stencil clip commands nest (a push at the current level, a pop at the level below, every other item
@@ -45,7 +46,7 @@ extension RenderGraph {
         var lastSampledBy: [SurfaceID: Int] = [:]
         for (index, pass) in passes.enumerated() {
             for case let surface? in pass.items.lazy.map({ $0.texture?.surface }) {
-                if drawnBy[surface] == nil && lastSampledBy[surface] != index {
+                if drawnBy[surface] == nil && lastSampledBy[surface] != index && rasterization.reused[surface] == nil {
                     violations.append(.sampledBeforeRendered(pass: index, surface: surface))
                 }
                 lastSampledBy[surface] = index
@@ -54,7 +55,7 @@ extension RenderGraph {
             if !pass.hasNestedStencilClips { violations.append(.unbalancedStencilClips(pass: index)) }
             switch pass.target {
             case let .offscreen(surface, width, height):
-                if drawnBy[surface] != nil {
+                if drawnBy[surface] != nil || rasterization.reused[surface] != nil {
                     violations.append(.renderedTwice(pass: index, surface: surface))
                 } else {
                     drawnBy[surface] = index

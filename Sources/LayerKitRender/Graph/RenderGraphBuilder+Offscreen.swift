@@ -18,7 +18,9 @@ import LayerKit
 ///   (`BlendMode.destinationIn`); both passes carry reason `mask`. The composite carries the layer's
 ///   opacity when it allows group opacity (masked content is composited once anyway).
 /// - Surfaces are sized to what is visible: the pixel footprint of the draws (for a mask, of content and
-///   mask both), clipped to the target and to `maxSurfaceSize`. The composite draws the surface 1:1 at
+///   mask both), clipped to the target and to `maxSurfaceSize` — except a group-opacity surface at most
+///   `packableSurfaceSide` a side, which is drawn whole so that it can share a target with others
+///   (`SurfacePacker`; its composite is then partly off-target, which the GPU clips). The composite draws the surface 1:1 at
 ///   that pixel rect, nearest-sampled at texel centres, so pixels come through exactly.
 /// Draws are built in the frame's clip space; a surface's draws are re-expressed in the surface's clip
 /// space once, when its pass is made (an affine change of x and y). Ancestors' analytic clips stay on
@@ -31,7 +33,14 @@ extension RenderGraphBuilder {
     struct OffscreenPasses {
         var passes: [RenderPass] = []
         var nextSurface = 0
+        /// Surfaces drawn whole (not cut to the target) and small enough to share a target with others
+        /// (`SurfacePacker`).
+        var packable = Set<SurfaceID>()
     }
+
+    /// The largest side of a group-opacity surface that is drawn whole, uncut by the target's edges, so
+    /// it can be packed with others; larger ones are cut to what is visible and get a pass of their own.
+    static let packableSurfaceSide = 256
 
     /// Whether `node` (visible, with opacity `opacity` in 0...1) is drawn through `visitIsolated`.
     static func needsIsolation(_ node: RenderNode, opacity: CGFloat) -> Bool {
@@ -74,8 +83,14 @@ extension RenderGraphBuilder {
 
         let visible = footprints.compactMap { $0 }
         if grouped && visible.count > 1 && OffscreenDecision.anyOverlap(visible) {
-            guard let rect = union(footprints).flatMap(surfaceRect) else { return }
+            // A small group is drawn whole (its off-target part costs little) so its surface can share a
+            // target; a large one only where visible.
+            let whole = union(content.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight,
+                                                                         clippedToTarget: false) })
+            let packable = whole.map { $0.width <= Self.packableSurfaceSide && $0.height <= Self.packableSurfaceSide } ?? false
+            guard let rect = packable ? whole : union(footprints).flatMap(surfaceRect) else { return }
             let surface = makeSurface(rect, items: content, reason: .groupOpacity, name: "group opacity of layer \(node.id)", context: &context)
+            if packable { context.offscreen.packable.insert(surface) }
             items.append(surfaceQuad(surface, at: rect, opacity: outerOpacity, blend: .sourceOver, layer: node.id))
             return
         }
@@ -105,7 +120,7 @@ extension RenderGraphBuilder {
 
     /// Appends the pass that draws `items` (built in the frame's clip space) into a new surface covering
     /// the target pixels `rect`, and returns the surface.
-    private func makeSurface(_ rect: PixelRect, items: [DrawItem], reason: OffscreenReason, name: String,
+    func makeSurface(_ rect: PixelRect, items: [DrawItem], reason: OffscreenReason, name: String,
                              context: inout VisitContext) -> SurfaceID {
         let surface = SurfaceID(context.offscreen.nextSurface)
         context.offscreen.nextSurface += 1

@@ -38,6 +38,10 @@ package struct RenderGraphBuilder {
     package var shapeRasterizer = ShapeRasterizer()
     /// When tiled layers' tiles first appeared, for their fade-in (render thread only).
     package var tileFades = TileFades()
+    /// Which `shouldRasterize` bitmaps the backend holds, across frames (render thread only).
+    package var rasterizationCache = RasterizationCache()
+    /// Whether offscreen surfaces that need no ordering between them share targets (`SurfacePacker`).
+    package var packsSurfaces = true
 
     package init(targetWidth: Int, targetHeight: Int, viewport: CGRect, scale: CGFloat) {
         self.targetWidth = targetWidth
@@ -75,6 +79,8 @@ package struct RenderGraphBuilder {
         var items: [DrawItem] = []
         items.reserveCapacity(tree.nodes.count)
         var offscreen = OffscreenPasses()
+        var rasterization = RasterizedSurfaces()
+        rasterizationCache.beginFrame()
         if let rootNode = tree[root] {
             // Root's superlayer space → pixels.
             let toPixels = CATransform3DConcat(
@@ -87,9 +93,18 @@ package struct RenderGraphBuilder {
                   context: &context, into: &items)
             animations = context.animations
             offscreen = context.offscreen
+            rasterization = context.rasterization
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
-        let graph = RenderGraph(passes: offscreen.passes + [pass])
+        var graph = RenderGraph(passes: offscreen.passes + [pass])
+        rasterization.released = rasterizationCache.takeReleases()
+        graph.rasterization = rasterization
+        graph.statistics.rasterizeHits = rasterization.reused.count
+        graph.statistics.rasterizeMisses = rasterization.rendered.count + rasterization.uncached.count
+        if packsSurfaces {
+            let packer = SurfacePacker(maxSide: min(maxSurfaceSize, SurfacePacker.defaultPageSide))
+            graph = packer.pack(graph, packable: offscreen.packable)
+        }
         assert(graph.invariantViolations.isEmpty, "render graph invariants: \(graph.invariantViolations)\n\(graph)")
         return graph
     }
@@ -100,6 +115,7 @@ package struct RenderGraphBuilder {
         /// The frame's absolute time.
         var time: Double
         var offscreen = OffscreenPasses()
+        var rasterization = RasterizedSurfaces()
     }
 
     /// The node as it appears at its parent's time: its animations applied in its local time.
@@ -140,6 +156,11 @@ package struct RenderGraphBuilder {
             // the context through, so depth is taken in the parent's space as it is.
             visitRenderingContext3D(node, localTime: localTime, parentSpace: parentSpace, depthSpace: CATransform3DIdentity,
                                     opacity: inherited, clip: inheritedClip, contentsFlipped: contentsFlipped, context: &context, into: &items)
+            return
+        }
+        if !isolated && node.shouldRasterize,
+           visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
+                           contentsFlipped: contentsFlipped, context: &context, into: &items) {
             return
         }
         if !isolated && Self.needsIsolation(node, opacity: ownOpacity) {
@@ -436,7 +457,7 @@ package struct RenderGraphBuilder {
 
     /// The instance fields for `clip` seen from a layer mapped to pixels by `localToPixels`: the rows of
     /// the column-vector homography layer → clip layer, its rect and radii.
-    private func clipInstanceFields(_ clip: Clip, localToPixels: PlaneHomography) -> (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>) {
+    func clipInstanceFields(_ clip: Clip, localToPixels: PlaneHomography) -> (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>) {
         let localToClip = localToPixels.concatenating(clip.toPixelsInverse)
         let (c0, c1, c2) = localToClip.columns
         let fields = (SIMD4<Float>(Float(c0.x), Float(c0.y), Float(c0.z), 0),
@@ -446,7 +467,7 @@ package struct RenderGraphBuilder {
     }
 
     /// The length in layer units of one target pixel near `point` (from the map's local area scale).
-    private static func onePixelInLayerUnits(_ toPixels: PlaneHomography, at point: CGPoint) -> CGFloat {
+    static func onePixelInLayerUnits(_ toPixels: PlaneHomography, at point: CGPoint) -> CGFloat {
         func project(_ p: CGPoint) -> SIMD2<Double>? {
             let h = toPixels.apply(p)
             return h.z > 0 ? SIMD2(h.x / h.z, h.y / h.z) : nil
@@ -475,11 +496,11 @@ package struct RenderGraphBuilder {
          SIMD4(Float(t.m41), Float(t.m42), Float(t.m43), Float(t.m44)))
     }
 
-    private static func vector(_ r: CGRect) -> SIMD4<Float> {
+    static func vector(_ r: CGRect) -> SIMD4<Float> {
         SIMD4(Float(r.minX), Float(r.minY), Float(r.maxX), Float(r.maxY))
     }
 
-    private static func filter(_ name: String) -> TextureFilter {
+    static func filter(_ name: String) -> TextureFilter {
         switch name {
         case "nearest": .nearest
         case "trilinear": .trilinear

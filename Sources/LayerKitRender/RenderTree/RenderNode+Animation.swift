@@ -26,6 +26,7 @@ extension RenderNode: AnimatedPropertyStore {
         case .contents: return contents.map { .discrete(DiscreteValue($0)) }
         case .contentsRect: return .rect(contentsRect)
         case .contentsCenter: return .rect(contentsCenter)
+        case .rasterizationScale: return .scalar(Double(rasterizationScale))
         default: return nil
         }
     }
@@ -60,6 +61,7 @@ extension RenderNode: AnimatedPropertyStore {
             contentsCrossfadeFraction = CGFloat(fraction)
         case (.contentsRect, .rect(let v)): contentsRect = v
         case (.contentsCenter, .rect(let v)): contentsCenter = v
+        case (.rasterizationScale, .scalar(let v)): rasterizationScale = CGFloat(v)
         default: break
         }
     }

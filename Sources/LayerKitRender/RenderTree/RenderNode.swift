@@ -35,6 +35,12 @@ package final class RenderNode: @unchecked Sendable {
     package var allowsGroupOpacity = true
     package var masksToBounds = false
 
+    // Rasterization
+    /// Whether the subtree is drawn from a cached bitmap (`RenderGraphBuilder+Rasterization.swift`).
+    package var shouldRasterize = false
+    /// The cached bitmap's pixels per layer point, relative to the layer's on-screen scale.
+    package var rasterizationScale: CGFloat = 1
+
     // Contents
     package var contents: CGImage?
     package var contentsGravity = "resize"
@@ -52,6 +58,11 @@ package final class RenderNode: @unchecked Sendable {
     package var activeTransition: (record: TransitionRecord, progress: Double)?
     /// The reusable node `presentationCopy()` returns.
     private var presentationScratch: RenderNode?
+
+    /// When a commit last changed anything of this node, and anything other than where it is placed
+    /// (`RenderTree+ChangeStamps.swift`). Render thread only; not copied to presented copies.
+    package var changeStamp: UInt64 = 0
+    package var contentStamp: UInt64 = 0
 
     /// Subclass-declared properties (a shape layer's path and style), by key (`RenderNode+CustomProperties.swift`).
     package var customProperties = CustomPropertyValues()
@@ -101,6 +112,7 @@ package final class RenderNode: @unchecked Sendable {
         isHidden = other.isHidden; isOpaque = other.isOpaque; isDoubleSided = other.isDoubleSided
         allowsEdgeAntialiasing = other.allowsEdgeAntialiasing; masksToBounds = other.masksToBounds
         allowsGroupOpacity = other.allowsGroupOpacity
+        shouldRasterize = other.shouldRasterize; rasterizationScale = other.rasterizationScale
         contents = other.contents; contentsGravity = other.contentsGravity; contentsRect = other.contentsRect
         contentsCenter = other.contentsCenter; minificationFilter = other.minificationFilter
         transitionFromContents = other.transitionFromContents
@@ -134,6 +146,8 @@ package final class RenderNode: @unchecked Sendable {
         case (.allowsEdgeAntialiasing, .bool(let v)): allowsEdgeAntialiasing = v
         case (.allowsGroupOpacity, .bool(let v)): allowsGroupOpacity = v
         case (.masksToBounds, .bool(let v)): masksToBounds = v
+        case (.shouldRasterize, .bool(let v)): shouldRasterize = v
+        case (.rasterizationScale, .float(let v)): rasterizationScale = v
         case (.contents, .image(let v)): contents = v
         case (.contentsGravity, .string(let v)): contentsGravity = v
         case (.contentsRect, .rect(let v)): contentsRect = v

@@ -12,6 +12,8 @@ package struct RenderTree: Sendable {
     package private(set) var animatedLayers = Set<LayerID>()
     /// Animations that arrived in commits since this was last cleared (the render server reports their start).
     package var newAnimations = Set<AnimationID>()
+    /// Counts changes to nodes; each change stamps its node with the count (`RenderTree+ChangeStamps.swift`).
+    package internal(set) var changeCounter: UInt64 = 0
 
     package init() {}
 
@@ -37,6 +39,7 @@ package struct RenderTree: Sendable {
             }
             for (key, value) in change.values { node.apply(key, value) }
             for (key, value) in change.customValues { node.customProperties[key] = value }
+            stampChange(of: node, keys: change.values.lazy.map(\.0), hasCustomValues: !change.customValues.isEmpty)
             if node.animations.isEmpty { animatedLayers.remove(change.layer) } else { animatedLayers.insert(change.layer) }
         }
     }
@@ -66,6 +69,8 @@ extension RenderTree {
             node.transitionFromContents = nil
         }
         if node.animations.isEmpty { animatedLayers.remove(layer) }
+        // What the node shows no longer includes the removed animations' values.
+        stampChange(of: node, keys: [.animations], hasCustomValues: false)
     }
 
     /// Whether any node has an animation that has not finished.

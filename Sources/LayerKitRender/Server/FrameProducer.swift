@@ -95,7 +95,10 @@ package struct FrameProducer: Sendable {
             updated = updatedLayers.union(state.animatedLayers)
             updatedLayers.removeAll()
         }
+        let rendered = built.rasterization.rendered
         var graph = compiler.compile(consume built, updatedLayers: updated)
+        // Bitmaps whose pass culling dropped were never drawn: the cache must not count on them.
+        builder.rasterizationCache.forget(rendered.filter { graph.rasterization.rendered[$0.key] == nil }.map(\.value.entry))
         let compileEnd = StageClock.now()
         graph.statistics.cpuTime.commitApply = StageClock.seconds(commitApplyNanoseconds)
         graph.statistics.cpuTime.animation = StageClock.seconds(state.evaluationNanoseconds)

@@ -14,11 +14,16 @@ package protocol RenderGraphExecutor: AnyObject {
     /// What the backend's frame target and device offer (`BackendCapabilities`); the server's frames
     /// are built for it.
     var capabilities: BackendCapabilities { get }
+
+    /// Rasterization cache entries whose images the backend no longer holds (memory pressure, or frames
+    /// it could not draw), since the last call; the render server's cache forgets them.
+    func takeLostRasterizations() -> [RasterizationEntryID]
 }
 
 extension RenderGraphExecutor {
     package var lastFrameStatistics: FrameStatistics? { nil }
     package var capabilities: BackendCapabilities { BackendCapabilities() }
+    package func takeLostRasterizations() -> [RasterizationEntryID] { [] }
 }
 
 /// The render server: owns the render tree on its own thread, applies commits, evaluates animations at
@@ -162,12 +167,14 @@ package final class RenderServer: @unchecked Sendable {
             let (graph, events) = producer.produceFrame(at: time)
             AnimationCallbacks.shared.post(events)
             do {
+                defer { producer.builder.rasterizationCache.forget(executor.takeLostRasterizations()) }
                 try executor.execute(graph)
                 lock.lock()
                 renderedCount += 1
                 lock.unlock()
                 statisticsReporter?.record(executor.lastFrameStatistics ?? graph.statistics, graph: graph)
             } catch {
+                producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
                 onError(error)
             }
         }

@@ -23,8 +23,8 @@ public struct DebugOptions: OptionSet, Hashable, Sendable {
     public static let overdraw = DebugOptions(rawValue: 1 << 2)
     /// View: every quad tinted half-way to its batch's color (a palette of twelve, by batch index).
     public static let batches = DebugOptions(rawValue: 1 << 3)
-    /// View: layers drawn from the rasterization cache tinted. LayerKit has no `shouldRasterize` cache yet,
-    /// so this view has nothing to tint; the name is reserved so `LK_DEBUG` settings keep working.
+    /// View: the composites of `shouldRasterize` layers tinted half-way to green where the cached bitmap
+    /// was reused (a hit), to red where it was drawn this frame (a miss).
     public static let rasterizeCache = DebugOptions(rawValue: 1 << 4)
     /// View: quads of layers that changed this frame (a commit or a running animation) flash magenta at
     /// a quarter strength.
@@ -120,6 +120,8 @@ package enum DebugVisualization {
     package static let opaqueTint = SIMD3<Float>(0, 1, 0)
     package static let offscreenTint = SIMD3<Float>(1, 1, 0)
     package static let flashTint = SIMD3<Float>(1, 0, 1)
+    package static let rasterizeHitTint = SIMD3<Float>(0, 1, 0)
+    package static let rasterizeMissTint = SIMD3<Float>(1, 0, 0)
     /// Batch `i` is tinted `batchPalette[i % 12]`.
     package static let batchPalette: [SIMD3<Float>] = [
         SIMD3(0.90, 0.10, 0.10), SIMD3(0.10, 0.60, 0.90), SIMD3(0.95, 0.75, 0.10), SIMD3(0.40, 0.80, 0.20),

@@ -34,6 +34,10 @@ public struct FrameStatistics: Equatable, Sendable {
     public var passes = 0
     /// Why each offscreen pass exists, in execution order (DESIGN.md §4).
     public var offscreenReasons: [OffscreenReason] = []
+    /// `shouldRasterize` layers drawn from their cached bitmap this frame.
+    public var rasterizeHits = 0
+    /// `shouldRasterize` layers whose bitmap was drawn this frame (missing, out of date, or not kept).
+    public var rasterizeMisses = 0
 
     // MARK: GPU work
 
@@ -125,6 +129,7 @@ extension FrameStatistics: CustomStringConvertible {
         return "layers \(layersVisible) visible, \(layersCulled) culled · quads \(layerQuads) drawn, "
             + "\(quadsCulledOffTarget) off-target, \(quadsCulledOccluded) occluded · draw calls \(drawCalls) · "
             + "instances \(instances) · batches \(batches) · passes \(passes), offscreen \(offscreenPasses)\(reasons) · "
+            + "rasterize \(rasterizeHits) hits, \(rasterizeMisses) misses · "
             + "fragments \(fragments) · overdraw \(overdrawText) · uploaded \(imagesUploaded) images, \(bytesUploaded) B · "
             + "offscreen targets \(offscreenTargetBytes) B · cpu ms commit \(milliseconds(cpuTime.commitApply)), "
             + "animation \(milliseconds(cpuTime.animation)), build \(milliseconds(cpuTime.graphBuild)), "

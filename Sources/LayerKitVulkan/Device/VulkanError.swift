@@ -48,6 +48,12 @@ package enum VulkanError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// Whether the device (or the injected limit of a test) had no memory for an allocation.
+    var isOutOfDeviceMemory: Bool {
+        if case let .call(_, result) = self { return result == VK_ERROR_OUT_OF_DEVICE_MEMORY.rawValue }
+        return false
+    }
+
     static func name(of result: Int32) -> String {
         switch result {
         case VK_NOT_READY.rawValue: return "VK_NOT_READY"

@@ -175,6 +175,14 @@ final class FrameRecorder {
         for frame in frames { try frame.waitForCompletion() }
     }
 
+    /// Rasterization cache entries whose images an executor lost since the last call.
+    func takeLostRasterizations() -> [RasterizationEntryID] {
+        executors.values.flatMap { $0.takeLostRasterizations() }
+    }
+
+    /// Rasterization cache images held, over every executor.
+    var rasterizedImageCount: Int { executors.values.reduce(0) { $0 + $1.rasterizedImageCount } }
+
     /// The offscreen surface pools' counts, over every executor.
     var surfacePoolStatistics: SurfacePool.Statistics {
         executors.values.reduce(into: SurfacePool.Statistics()) { total, executor in

@@ -46,6 +46,10 @@ final class GraphExecutor {
     /// Made at the first graph with an offscreen pass.
     private var surfaceResources: (pipelines: SurfacePipelines, pool: SurfacePool)?
     private var frameNumber: UInt64 = 0
+    /// The images of the rasterization cache's entries, kept across frames (`RenderGraph.rasterization`).
+    private var rasterizedImages: [RasterizationEntryID: PooledSurface] = [:]
+    /// Entries whose images this executor dropped or never drew, not yet reported (`takeLostRasterizations`).
+    private var lostRasterizations: [RasterizationEntryID] = []
 
     init(device: VulkanDevice, allocator: MemoryAllocator, pipeline: LayerPipeline, uploader: ImageUploader, instanceDescriptors: DescriptorAllocator) {
         self.device = device
@@ -55,6 +59,16 @@ final class GraphExecutor {
         self.atlasTextures = AtlasTextures(uploader: uploader)
         self.instanceDescriptors = instanceDescriptors
     }
+
+    /// Rasterization cache entries whose images are gone (trimmed under memory pressure, or never drawn
+    /// because the frame was degraded) since the last call; the render server forgets them.
+    func takeLostRasterizations() -> [RasterizationEntryID] {
+        defer { lostRasterizations = [] }
+        return lostRasterizations
+    }
+
+    /// Rasterization cache entries held (tests: bounded growth).
+    var rasterizedImageCount: Int { rasterizedImages.count }
 
     /// The surface pool's counts (all zero before the first offscreen pass).
     var surfacePoolStatistics: SurfacePool.Statistics { surfaceResources?.pool.statistics ?? SurfacePool.Statistics() }
@@ -72,7 +86,19 @@ final class GraphExecutor {
         queries.begin(commandBuffer)
         var passesBegun = false
         defer { if !passesBegun { queries.discard() } }
-        let surfaces = try assignSurfaces(graph, frame: frame)
+        var graph = graph
+        let surfaces: SurfaceAssignment
+        do {
+            surfaces = try assignSurfaces(graph, frame: frame)
+        } catch let error as VulkanError where error.isOutOfDeviceMemory {
+            // Even after trimming there is no memory for this frame's surfaces: draw it without them.
+            let degraded = graph.drawingSurfacesDirectly()
+            loseRasterizations(graph.rasterization.rendered.values.map(\.entry))
+            LayerKitDiagnostics.emit(.offscreenRenderingDegraded(
+                surfaces: graph.offscreenPasses.count - degraded.offscreenPasses.count, reason: "\(error)"))
+            graph = degraded
+            surfaces = try assignSurfaces(graph, frame: frame)
+        }
         if let pool = surfaceResources?.pool { counters.surfacesCreated = pool.statistics.created - surfaces.createdBefore }
         counters.offscreenTargetBytes = surfaces.bytes
 
@@ -284,31 +310,61 @@ final class GraphExecutor {
     }
 
     /// Gives every offscreen pass an image from the pool, in pass order, returning each to the pool after
-    /// the last pass that samples it (so later passes may reuse it within the frame).
+    /// the last pass that samples it (so later passes may reuse it within the frame). Rasterization cache
+    /// entries are the exception: an entry drawn this frame keeps its image (or gets a new one when its
+    /// size needs another bucket) after the frame, an entry reused takes the image kept for it, and
+    /// released entries return theirs to the pool first.
+    /// Memory pressure: when an image cannot be allocated, the pool's free surfaces and the cache images
+    /// this frame does not use are destroyed (after the device goes idle) and the allocation retried
+    /// once; a second failure is thrown for the caller to degrade the frame.
     private func assignSurfaces(_ graph: RenderGraph, frame: FrameContext) throws -> SurfaceAssignment {
         var assignment = SurfaceAssignment()
-        let usesSurfaces = graph.passes.contains { $0.reason != nil }
+        let rasterization = graph.rasterization
+        let usesSurfaces = graph.passes.contains { $0.reason != nil } || !rasterization.isEmpty
         if usesSurfaces { _ = try makeSurfaceResources() }
         // Every frame ages the pool, so surfaces a scene stopped using go even when it uses none now.
         surfaceResources?.pool.beginFrame(frameNumber, frame: frame)
         guard usesSurfaces, let pool = surfaceResources?.pool else { return assignment }
+        for entry in rasterization.released {
+            if let image = rasterizedImages.removeValue(forKey: entry) { pool.release(image) }
+        }
+        for (surface, reused) in rasterization.reused {
+            guard let image = rasterizedImages[reused.entry] else {
+                // Drawn by another executor (another color format): this frame cannot show it; the
+                // render side, told it is lost, draws it again for the next.
+                lostRasterizations.append(reused.entry)
+                throw VulkanError.unsupportedTarget("\(surface) reuses \(reused.entry), which this renderer does not hold")
+            }
+            assignment.bySurface[surface] = AssignedSurface(image: image, width: reused.width, height: reused.height)
+        }
         assignment.createdBefore = pool.statistics.created
         var lastReader: [SurfaceID: Int] = [:]
         for (index, pass) in graph.passes.enumerated() {
             for case let surface? in pass.items.lazy.map({ $0.texture?.surface }) { lastReader[surface] = index }
         }
+        let inUse = Set(rasterization.rendered.values.map(\.entry)).union(rasterization.reused.values.map(\.entry))
         var releasedAfter = [[PooledSurface]](repeating: [], count: graph.passes.count)
         var held: [PooledSurface] = []
         do {
             for (index, pass) in graph.passes.enumerated() {
                 if case let .offscreen(surface, width, height) = pass.target {
-                    let image = try pool.acquire(width: width, height: height)
-                    if !held.contains(where: { $0 === image }) && !assignment.bySurface.values.contains(where: { $0.image === image }) {
+                    let image: PooledSurface
+                    if let entry = rasterization.rendered[surface]?.entry {
+                        if let kept = rasterizedImages[entry], kept.bucket == pool.bucket(width: width, height: height) {
+                            image = kept
+                        } else {
+                            image = try acquire(width: width, height: height, keeping: inUse)
+                            if let old = rasterizedImages.updateValue(image, forKey: entry) { pool.release(old) }
+                        }
+                    } else {
+                        image = try acquire(width: width, height: height, keeping: inUse)
+                        held.append(image)
+                        releasedAfter[lastReader[surface] ?? index].append(image)
+                    }
+                    if !assignment.bySurface.values.contains(where: { $0.image === image }) {
                         assignment.bytes += image.width * image.height * 4
                     }
-                    held.append(image)
                     assignment.bySurface[surface] = AssignedSurface(image: image, width: width, height: height)
-                    releasedAfter[lastReader[surface] ?? index].append(image)
                 }
                 for image in releasedAfter[index] {
                     pool.release(image)
@@ -320,6 +376,26 @@ final class GraphExecutor {
             throw error
         }
         return assignment
+    }
+
+    /// A pool surface, trimming pools and caches once when the device is out of memory.
+    private func acquire(width: Int, height: Int, keeping inUse: Set<RasterizationEntryID>) throws -> PooledSurface {
+        guard let pool = surfaceResources?.pool else { preconditionFailure("surfaces are acquired after the pool exists") }
+        do {
+            return try pool.acquire(width: width, height: height)
+        } catch let error as VulkanError where error.isOutOfDeviceMemory {
+            try device.waitIdle()
+            pool.trimFreeSurfaces()
+            loseRasterizations(rasterizedImages.keys.filter { !inUse.contains($0) })
+            return try pool.acquire(width: width, height: height)
+        }
+    }
+
+    /// Drops the images of `entries` (destroyed once nothing references them) and reports them lost.
+    private func loseRasterizations(_ entries: [RasterizationEntryID]) {
+        for entry in entries where rasterizedImages.removeValue(forKey: entry) != nil {
+            lostRasterizations.append(entry)
+        }
     }
 
     private func makeSurfaceResources() throws -> (SurfacePipelines, SurfacePool) {

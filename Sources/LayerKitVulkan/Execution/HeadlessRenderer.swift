@@ -126,6 +126,23 @@ package final class HeadlessRenderer: @unchecked Sendable {
         }
     }
 
+    /// Rasterization cache entries whose images the renderer lost since the last call (the render
+    /// server's cache forgets them).
+    package func takeLostRasterizations() -> [RasterizationEntryID] {
+        context.access.run { recorder.takeLostRasterizations() }
+    }
+
+    /// Rasterization cache images held now.
+    package var rasterizedImageCount: Int { context.access.run { recorder.rasterizedImageCount } }
+
+    /// Test hook: device memory allocations past this many bytes in use fail with
+    /// `VK_ERROR_OUT_OF_DEVICE_MEMORY` (`MemoryAllocator.injectedLimit`); nil lifts the limit.
+    package func injectDeviceMemoryLimit(_ extraBytes: UInt64?) {
+        context.access.run {
+            context.allocator.injectedLimit = extraBytes.map { context.allocator.usedBytes + $0 }
+        }
+    }
+
     /// Device memory blocks held by the context's allocator (growth checks).
     package var memoryBlockCount: Int { context.memoryBlockCount }
 }

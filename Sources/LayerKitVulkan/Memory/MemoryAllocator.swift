@@ -35,6 +35,12 @@ final class MemoryAllocator {
     private var pools: [PoolKey: [MemoryBlock]] = [:]
     private var dedicated: [ObjectIdentifier: MemoryBlock] = [:]
 
+    /// Bytes of the allocations alive now.
+    private(set) var usedBytes: UInt64 = 0
+    /// Test hook: allocations that would take `usedBytes` past this fail as the driver's
+    /// `VK_ERROR_OUT_OF_DEVICE_MEMORY` would, so memory-pressure handling can be tested on any device.
+    var injectedLimit: UInt64?
+
     init(device: VulkanDevice) {
         self.device = device
     }
@@ -53,7 +59,16 @@ final class MemoryAllocator {
     ) throws -> MemoryAllocation {
         let typeIndex = try device.memoryTypeIndex(typeBits: requirements.memoryTypeBits, required: required, preferred: preferred)
         let size = max(requirements.size, 1)
-        let alignment = max(requirements.alignment, 1)
+        if let injectedLimit, usedBytes + size > injectedLimit {
+            throw VulkanError.call("vkAllocateMemory(\(name), \(size) bytes; injected limit \(injectedLimit))",
+                                   result: VK_ERROR_OUT_OF_DEVICE_MEMORY.rawValue)
+        }
+        let allocation = try suballocate(size: size, alignment: max(requirements.alignment, 1), typeIndex: typeIndex, kind: kind, name: name)
+        usedBytes += allocation.size
+        return allocation
+    }
+
+    private func suballocate(size: UInt64, alignment: UInt64, typeIndex: UInt32, kind: ResourceKind, name: String) throws -> MemoryAllocation {
         if size > Self.blockSize / 2 {
             let block = try MemoryBlock(device: device, size: size, memoryTypeIndex: typeIndex, dedicated: true, name: "dedicated · \(name)")
             dedicated[ObjectIdentifier(block)] = block
@@ -78,6 +93,7 @@ final class MemoryAllocator {
     /// Returns an allocation. The caller has already destroyed the resource bound to it.
     func free(_ allocation: MemoryAllocation) {
         let block = allocation.block
+        usedBytes -= allocation.size
         block.free(offset: allocation.offset, size: allocation.size)
         guard block.isEmpty else { return }
         if block.isDedicated {

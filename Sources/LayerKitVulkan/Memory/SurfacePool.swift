@@ -146,6 +146,15 @@ final class SurfacePool {
         return surface
     }
 
+    /// Destroys every free surface now, for memory pressure. The caller has waited for the device to
+    /// go idle, so no submitted work still uses them; surfaces this frame has assigned are held by the
+    /// assignment and outlive the call.
+    func trimFreeSurfaces() {
+        let count = free.values.reduce(0) { $0 + $1.count }
+        free = [:]
+        statistics.destroyed += count
+    }
+
     /// Returns `surface` to the pool once every pass that samples it has been recorded.
     func release(_ surface: PooledSurface) {
         free[surface.bucket, default: []].append(surface)

@@ -69,6 +69,10 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     private let onDiagnostic: @Sendable (PresentMode.Diagnostic) -> Void
 
     // Render-thread state.
+    /// Rasterization cache entries of frames that were skipped, not yet reported.
+    private var lostRasterizations: [RasterizationEntryID] = []
+    /// Whether the current `execute` recorded its graph.
+    private var didRecord = false
     private var swapchain: Swapchain?
     private var surfaceFormat: VkSurfaceFormatKHR?
     private var presentMode: PresentMode?
@@ -177,7 +181,19 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     package var lastFrameStatistics: FrameStatistics? { status.lastFrame }
 
     package func execute(_ graph: RenderGraph) throws {
-        try context.access.run { try executeFrame(graph) }
+        try context.access.run {
+            didRecord = false
+            try executeFrame(graph)
+            // A skipped frame (suspended, zero-sized) drew none of its rasterization bitmaps.
+            if !didRecord { lostRasterizations += graph.rasterization.rendered.values.map(\.entry) }
+        }
+    }
+
+    package func takeLostRasterizations() -> [RasterizationEntryID] {
+        context.access.run {
+            defer { lostRasterizations = [] }
+            return lostRasterizations + recorder.takeLostRasterizations()
+        }
     }
 
     private func executeFrame(_ graph: RenderGraph) throws {
@@ -344,6 +360,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
             framebuffer: swapchain.framebuffers[Int(imageIndex)], width: swapchain.width, height: swapchain.height,
             requiresExactSize: false, hasDepth: true)
         let (_, statistics) = try recorder.record(graph, frame: frame, into: target, format: swapchain.format)
+        didRecord = true
         // The layer pass leaves the image in TRANSFER_SRC_OPTIMAL.
         if capture {
             let byteCount = UInt64(swapchain.width * swapchain.height * 4)

@@ -1,0 +1,120 @@
+import LayerKit
+
+/// The render server's record of which `shouldRasterize` bitmaps the backend holds, and whether each is
+/// still right: the builder asks it for hits and tells it what it drew; the backend holds the images.
+///
+/// Input: per frame, `beginFrame()`, then per rasterized layer `lookUp` (a hit when the entry was drawn
+/// at the subtree's current stamp and an on-screen pixel scale within `scaleTolerance`) or `store` after
+/// a miss; at the end `endFrame()`, whose releases go out with the graph; `forget` for entries the
+/// backend lost (memory pressure) or never drew (its pass was culled).
+/// Output: entries (`Entry`), and the entries to release.
+/// Policy: an entry unused for `idleFramesBeforeRelease` frames is released; the entries' bytes stay
+/// within `maxBytes` — storing past it releases the least recently used entries not used this frame,
+/// and an entry that still does not fit is not kept (its layer is drawn through an uncached surface).
+/// Cost: O(1) per look-up and store; O(entries) per frame for aging, O(entries log entries) when the byte
+/// bound evicts. A class, render thread only (hence `@unchecked Sendable`), shared by the builder's
+/// copies like `ShapeRasterizer`.
+package final class RasterizationCache: @unchecked Sendable {
+    /// One cached bitmap.
+    package struct Entry: Sendable, Equatable {
+        /// The subtree's stamp when drawn (`RenderTree.rasterizedState(of:)`).
+        package var stamp: UInt64
+        /// Bitmap pixels per layer point.
+        package var pixelScale: CGFloat
+        /// The region of the layer's own space the bitmap covers.
+        package var layerRect: CGRect
+        package var width: Int
+        package var height: Int
+        package var lastUsedFrame: UInt64 = 0
+
+        package init(stamp: UInt64, pixelScale: CGFloat, layerRect: CGRect, width: Int, height: Int) {
+            self.stamp = stamp
+            self.pixelScale = pixelScale
+            self.layerRect = layerRect
+            self.width = width
+            self.height = height
+        }
+
+        /// Bytes of the image (premultiplied RGBA8).
+        package var bytes: Int { width * height * 4 }
+    }
+
+    /// Frames an entry may go unused before it is released.
+    package var idleFramesBeforeRelease: UInt64 = 30
+    /// The most bytes the entries' images may take together.
+    package var maxBytes = 64 << 20
+    /// How far (relative) the on-screen pixel scale may drift from an entry's before it is redrawn.
+    package var scaleTolerance: CGFloat = 0.01
+
+    package private(set) var entries: [RasterizationEntryID: Entry] = [:]
+    package private(set) var frame: UInt64 = 0
+    private var releases: [RasterizationEntryID] = []
+
+    package init() {}
+
+    /// Bytes of the entries held.
+    package var bytes: Int { entries.values.reduce(0) { $0 + $1.bytes } }
+
+    /// Starts a frame: entries idle too long are released.
+    package func beginFrame() {
+        frame &+= 1
+        for (id, entry) in entries where entry.lastUsedFrame + idleFramesBeforeRelease < frame {
+            release(id)
+        }
+    }
+
+    /// The entry for `id` if it can be drawn instead of the subtree: drawn at `stamp`, at a pixel scale
+    /// within tolerance of `pixelScale`. A hit counts as a use.
+    package func lookUp(_ id: RasterizationEntryID, stamp: UInt64, pixelScale: CGFloat) -> Entry? {
+        guard var entry = entries[id], entry.stamp == stamp,
+              abs(entry.pixelScale - pixelScale) <= scaleTolerance * pixelScale else { return nil }
+        entry.lastUsedFrame = frame
+        entries[id] = entry
+        return entry
+    }
+
+    /// Records that `id` is drawn this frame as `entry`; false when it cannot be kept within `maxBytes`
+    /// (any previous entry for `id` is then released).
+    package func store(_ id: RasterizationEntryID, _ entry: Entry) -> Bool {
+        var entry = entry
+        entry.lastUsedFrame = frame
+        let previousBytes = entries[id]?.bytes ?? 0
+        var total = bytes - previousBytes + entry.bytes
+        if total > maxBytes {
+            let evictable = entries.filter { $0.key != id && $0.value.lastUsedFrame < frame }
+                .sorted { $0.value.lastUsedFrame < $1.value.lastUsedFrame }
+            for (victim, old) in evictable where total > maxBytes {
+                release(victim)
+                total -= old.bytes
+            }
+        }
+        guard total <= maxBytes else {
+            if entries[id] != nil { release(id) }
+            return false
+        }
+        entries[id] = entry
+        return true
+    }
+
+    /// Drops entries the backend does not hold (it lost them, or never drew them). Not reported as
+    /// releases: there is nothing to free.
+    package func forget(_ ids: some Sequence<RasterizationEntryID>) {
+        for id in ids { entries[id] = nil }
+    }
+
+    /// Drops every entry (memory pressure); they go out as releases with the next graph.
+    package func removeAll() {
+        for id in entries.keys { release(id) }
+    }
+
+    /// The entries released since the last call, for the graph the backend executes next.
+    package func takeReleases() -> [RasterizationEntryID] {
+        defer { releases = [] }
+        return releases
+    }
+
+    private func release(_ id: RasterizationEntryID) {
+        entries[id] = nil
+        releases.append(id)
+    }
+}

@@ -1,0 +1,81 @@
+import LayerKit
+
+/// The frame drawn without new offscreen surfaces, for when the device has no memory left for them: a
+/// degraded but complete picture instead of a failed frame.
+///
+/// Input: a graph (built or compiled). Output: the graph without its offscreen passes except those of
+/// debug views; every item that sampled one of the dropped surfaces is replaced by that surface's items
+/// (their own replacements first, for nested surfaces), mapped from the surface's clip space to where
+/// the composite showed them and faded by the composite's color. What changes: group opacity fades
+/// each draw instead of the group (overlaps show through), masks are not applied (their
+/// destination-in draws are dropped), and the ancestors' clips on a rasterized layer's composite are
+/// lost. Rasterization cache entries reused from earlier frames are still sampled (they need no new
+/// memory). Rebuilt passes lose their compiled plan (`drawPlan` batches them in painter's order) and
+/// their depth ordering. Cost: O(items of the dropped surfaces × nesting depth).
+extension RenderGraph {
+    /// The degraded graph (see the extension's contract).
+    package func drawingSurfacesDirectly() -> RenderGraph {
+        var contents: [SurfaceID: (items: [DrawItem], target: RenderTarget)] = [:]
+        var result = self
+        result.passes = []
+        for pass in passes {
+            var pass = pass
+            if pass.items.contains(where: { $0.texture?.surface.flatMap({ contents[$0] }) != nil }) {
+                var items: [DrawItem] = []
+                items.reserveCapacity(pass.items.count)
+                for item in pass.items {
+                    guard let surface = item.texture?.surface, let content = contents[surface] else {
+                        items.append(item)
+                        continue
+                    }
+                    let toComposite = Self.surfaceClipToComposite(item, surface: content.target)
+                    for var inner in content.items where inner.blend == .sourceOver {
+                        inner.instance.localToClip = Self.columnMajor(CATransform3DConcat(Self.matrix(inner.instance.localToClip), toComposite))
+                        inner.instance.color *= item.instance.color.w
+                        items.append(inner)
+                    }
+                }
+                pass.items = items
+                pass.drawOrder = []
+                pass.batches = []
+                pass.depthOrdered = false
+            }
+            if let surface = pass.target.surface, pass.reason != .debugVisualization {
+                contents[surface] = (pass.items, pass.target)
+                continue
+            }
+            result.passes.append(pass)
+        }
+        result.rasterization.rendered = [:]
+        result.rasterization.uncached = []
+        return result
+    }
+
+    /// Row-vector map from `surface`'s clip space to the clip space `composite` draws in: clip → surface
+    /// uv ((x + 1) / 2, (y + 1) / 2) → the composite's layer space (its uv rect onto its quad) → its
+    /// `localToClip`. z is dropped (the rebuilt pass has no depth order).
+    private static func surfaceClipToComposite(_ composite: DrawItem, surface: RenderTarget) -> CATransform3D {
+        let quad = composite.instance.quad, uv = composite.instance.uv
+        let sx = CGFloat((quad.z - quad.x) / (uv.z - uv.x)), sy = CGFloat((quad.w - quad.y) / (uv.w - uv.y))
+        // local = quad.min + (clip · 0.5 + 0.5 − uv.min) · s
+        var toLocal = CATransform3DIdentity
+        toLocal.m11 = 0.5 * sx
+        toLocal.m22 = 0.5 * sy
+        toLocal.m33 = 0
+        toLocal.m41 = CGFloat(quad.x) + (0.5 - CGFloat(uv.x)) * sx
+        toLocal.m42 = CGFloat(quad.y) + (0.5 - CGFloat(uv.y)) * sy
+        return CATransform3DConcat(toLocal, matrix(composite.instance.localToClip))
+    }
+
+    private static func matrix(_ rows: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)) -> CATransform3D {
+        let (r0, r1, r2, r3) = rows
+        return CATransform3D(m11: CGFloat(r0.x), m12: CGFloat(r0.y), m13: CGFloat(r0.z), m14: CGFloat(r0.w),
+                             m21: CGFloat(r1.x), m22: CGFloat(r1.y), m23: CGFloat(r1.z), m24: CGFloat(r1.w),
+                             m31: CGFloat(r2.x), m32: CGFloat(r2.y), m33: CGFloat(r2.z), m34: CGFloat(r2.w),
+                             m41: CGFloat(r3.x), m42: CGFloat(r3.y), m43: CGFloat(r3.z), m44: CGFloat(r3.w))
+    }
+
+    private static func columnMajor(_ t: CATransform3D) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        RenderGraphBuilder.columnMajor(t)
+    }
+}

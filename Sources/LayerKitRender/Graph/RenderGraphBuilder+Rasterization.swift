@@ -1,0 +1,133 @@
+import LayerKit
+
+/// `shouldRasterize`: a layer's subtree drawn once into a bitmap that later frames composite while
+/// nothing in it changes (DESIGN.md §4, rule 2).
+///
+/// Input: a visible layer with `shouldRasterize`, its map to the target, and the rasterization cache.
+/// Output: one composite quad in the layer's own space sampling the bitmap, faded by the layer's
+/// opacity (a rasterized layer composites as a group, as in Core Animation) and cut by the clips of its
+/// ancestors. On a miss, a pass with reason `rasterize` draws the bitmap first.
+/// Algorithm: the bitmap is the subtree in the layer's own space at `pixelScale` =
+/// `rasterizationScale` × the layer's on-screen scale (target pixels per layer point at the centre of
+/// its bounds), so moving, rotating or fading the layer itself reuses it. It covers every draw of the
+/// subtree (contents, sublayers, border, mask — not the ancestors' clips, which the composite applies),
+/// found by drawing the subtree onto a `maxSurfaceSize`-square canvas with the layer's origin at its
+/// centre. Hit: the entry was drawn at the subtree's current change stamp
+/// (`RenderTree.rasterizedState(of:)`), nothing inside animates, and the pixel scale is within the
+/// cache's tolerance. A subtree that animates is drawn every frame and not kept. Declined (drawn as if
+/// not rasterized): a non-positive scale, or a bitmap wider or taller than `maxRasterizedSide`.
+/// Cost: a hit is O(subtree nodes) to read stamps plus one quad; a miss is the subtree's draws plus one
+/// offscreen pass.
+extension RenderGraphBuilder {
+    /// The largest bitmap side a rasterized layer is cached at; larger subtrees are drawn directly.
+    var maxRasterizedSide: Int { min(maxSurfaceSize, 4_096) }
+
+    /// Draws `node` through the rasterization cache; false when it declines (the caller then draws the
+    /// layer as usual). See the extension's contract.
+    func visitRasterized(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
+                         clip: Clip?, contentsFlipped: Bool, context: inout VisitContext, into items: inout [DrawItem]) -> Bool {
+        let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).flattened
+        let homography = PlaneHomography(toPixels)
+        let determinant = homography.determinant
+        guard determinant.isFinite, abs(determinant) > 1e-12 else { return false }
+        if !node.isDoubleSided && determinant < 0 { return true }
+        let center = CGPoint(x: node.bounds.midX, y: node.bounds.midY)
+        let pixelScale = max(node.rasterizationScale, 0) / Self.onePixelInLayerUnits(homography, at: center)
+        guard pixelScale.isFinite, pixelScale > 1e-3 else { return false }
+
+        let id = RasterizationEntryID(layer: node.id)
+        let state = context.tree.rasterizedState(of: node.id)
+        let entry: RasterizationCache.Entry
+        let surface: SurfaceID
+        if !state.isAnimating, let hit = rasterizationCache.lookUp(id, stamp: state.stamp, pixelScale: pixelScale) {
+            entry = hit
+            surface = SurfaceID(context.offscreen.nextSurface)
+            context.offscreen.nextSurface += 1
+            context.rasterization.reused[surface] = RasterizedSurface(entry: id, width: hit.width, height: hit.height)
+        } else {
+            let before = (context.offscreen, context.rasterization)
+            switch drawBitmap(of: node, localTime: localTime, pixelScale: pixelScale, stamp: state.stamp,
+                              contentsFlipped: contentsFlipped, context: &context) {
+            case .declined, .empty:
+                // Drop what drawing the bitmap added (nested surfaces, nested cache entries).
+                let nested = context.rasterization.rendered.keys.filter { before.1.rendered[$0] == nil }
+                rasterizationCache.forget(nested.compactMap { context.rasterization.rendered[$0]?.entry })
+                (context.offscreen, context.rasterization) = before
+                return false
+            case let .drawn(drawn, drawnSurface):
+                entry = drawn
+                surface = drawnSurface
+                let kept = !state.isAnimating && rasterizationCache.store(id, drawn)
+                if kept {
+                    context.rasterization.rendered[surface] = RasterizedSurface(entry: id, width: drawn.width, height: drawn.height)
+                } else {
+                    context.rasterization.uncached.insert(surface)
+                }
+            }
+        }
+
+        let opacity = inherited * min(max(node.opacity, 0), 1)
+        let quad = Self.vector(entry.layerRect)
+        var instance = LayerInstance(
+            localToClip: Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip)), quad: quad, uv: SIMD4(0, 0, 1, 1),
+            color: SIMD4(repeating: Float(opacity)), shape: quad, flags: [.textured])
+        if let clip {
+            let fields = clipInstanceFields(clip, localToPixels: homography)
+            instance.clipFromLocal = fields.fields
+            instance.clipRect = Self.vector(fields.rect)
+            instance.clipRadii = fields.radii
+            instance.flags.insert(.clip)
+        }
+        let binding = TextureBinding(source: .surface(surface), minification: Self.filter(node.minificationFilter),
+                                     magnification: Self.filter(node.magnificationFilter))
+        items.append(DrawItem(instance: instance, texture: binding, layer: node.id))
+        return true
+    }
+
+    private enum DrawnBitmap {
+        case declined
+        case empty
+        case drawn(RasterizationCache.Entry, SurfaceID)
+    }
+
+    /// Appends the pass drawing `node`'s subtree in its own space at `pixelScale` (see the contract).
+    private func drawBitmap(of node: RenderNode, localTime: Double, pixelScale: CGFloat, stamp: UInt64,
+                            contentsFlipped: Bool, context: inout VisitContext) -> DrawnBitmap {
+        var canvas = self
+        canvas.targetWidth = maxSurfaceSize
+        canvas.targetHeight = maxSurfaceSize
+        let origin = CGFloat(maxSurfaceSize / 2)
+        // Row vectors: scale the layer's space, then move its origin to the canvas centre.
+        let layerToCanvas = CATransform3DConcat(CATransform3DMakeScale(pixelScale, pixelScale, 1),
+                                                CATransform3DMakeTranslation(origin, origin, 0))
+        // The layer placed at its own origin, unfaded, and not rasterized again.
+        let inner = node.copy()
+        inner.activeTransition = node.activeTransition
+        inner.contentsCrossfadeFrom = node.contentsCrossfadeFrom
+        inner.contentsCrossfadeFraction = node.contentsCrossfadeFraction
+        inner.transform = CATransform3DIdentity
+        inner.anchorPointZ = 0
+        inner.zPosition = 0
+        inner.position = LayerPlacement.anchorInBounds(bounds: node.bounds, anchorPoint: node.anchorPoint)
+        inner.opacity = 1
+        inner.shouldRasterize = false
+        var content: [DrawItem] = []
+        canvas.visit(inner, localTime: localTime, parentSpace: layerToCanvas, opacity: 1, clip: nil,
+                     contentsFlipped: contentsFlipped, context: &context, into: &content)
+        let footprints = content.compactMap {
+            OffscreenDecision.footprint(of: $0, targetWidth: maxSurfaceSize, targetHeight: maxSurfaceSize)
+        }
+        guard let first = footprints.first else { return .empty }
+        let rect = footprints.dropFirst().reduce(first) { $0.union($1) }
+        // A bitmap reaching the canvas edge was cut; one past the size limit costs too much to keep.
+        guard rect.minX > 0, rect.minY > 0, rect.maxX < maxSurfaceSize, rect.maxY < maxSurfaceSize,
+              rect.width <= maxRasterizedSide, rect.height <= maxRasterizedSide else { return .declined }
+        let surface = canvas.makeSurface(rect, items: content, reason: .rasterize, name: "rasterized layer \(node.id)",
+                                         context: &context)
+        let layerRect = CGRect(x: (CGFloat(rect.minX) - origin) / pixelScale, y: (CGFloat(rect.minY) - origin) / pixelScale,
+                               width: CGFloat(rect.width) / pixelScale, height: CGFloat(rect.height) / pixelScale)
+        let entry = RasterizationCache.Entry(stamp: stamp, pixelScale: pixelScale, layerRect: layerRect,
+                                             width: rect.width, height: rect.height)
+        return .drawn(entry, surface)
+    }
+}

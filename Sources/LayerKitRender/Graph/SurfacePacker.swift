@@ -1,0 +1,168 @@
+/// Packs offscreen surfaces that need no ordering between them into shared targets, so one pass draws
+/// them all (DESIGN.md §4, rule 3; WebRender's render task graph).
+///
+/// Input: a built graph (passes in a valid order, items in each target's clip space) and the surfaces
+/// that may be packed (small ones drawn whole, `RenderGraphBuilder.OffscreenPasses.packable`).
+/// Output: the same picture with fewer passes: packable passes of one level and reason, with the same
+/// clear color, become one pass into a shared target; each surface's items are moved into its
+/// sub-rectangle, and every item sampling it samples the shared target at that sub-rectangle's uv.
+/// Algorithm: a pass's level is 0 when it samples no surface of this graph, else one more than the
+/// highest level of the passes drawing what it samples — so passes of one level never read one
+/// another. Passes are emitted level by level (stable within a level, the frame's passes last); each
+/// level's packable passes are placed with a shelf allocator (`AtlasAllocator`) on pages of at most
+/// `maxSide` pixels a side, one pixel of gutter around each, and each page is cut to what it holds.
+/// A page holding a single surface stays that surface's own pass.
+/// Cost: O(items) to relabel; O(surfaces × shelves) to place.
+package struct SurfacePacker: Sendable {
+    /// The side of a shared target's page unless the device allows less.
+    package static let defaultPageSide = 2_048
+    /// Pixels left empty to the right of and below each packed surface.
+    package static let gutter = 1
+
+    package var maxSide: Int
+
+    package init(maxSide: Int) {
+        self.maxSide = maxSide
+    }
+
+    /// Where a packed surface went: the shared target and the sub-rectangle's uv (min x, min y, max x,
+    /// max y).
+    private struct Placement {
+        var shared: SurfaceID
+        var uv: SIMD4<Float>
+    }
+
+    private struct Page {
+        var members: [(pass: Int, rect: PixelRect)] = []
+        var allocator: AtlasAllocator
+    }
+
+    /// The packed graph (see the type's contract).
+    package func pack(_ graph: RenderGraph, packable: Set<SurfaceID>) -> RenderGraph {
+        guard packable.count > 1 else { return graph }
+        let passes = graph.passes
+        var levelOfSurface: [SurfaceID: Int] = [:]
+        var levels: [Int] = []
+        levels.reserveCapacity(passes.count)
+        for pass in passes {
+            var level = 0
+            for case let surface? in pass.items.lazy.map({ $0.texture?.surface }) {
+                if let sampled = levelOfSurface[surface] { level = max(level, sampled + 1) }
+            }
+            levels.append(level)
+            if let surface = pass.target.surface { levelOfSurface[surface] = level }
+        }
+
+        // Pages per (level, reason, clear color), in pass order.
+        struct GroupKey: Hashable {
+            var level: Int
+            var reason: OffscreenReason?
+            var clear: SIMD4<Float>
+        }
+        var open: [GroupKey: Page] = [:]
+        var pages: [Page] = []
+        for (index, pass) in passes.enumerated() {
+            guard let surface = pass.target.surface, packable.contains(surface) else { continue }
+            let key = GroupKey(level: levels[index], reason: pass.reason, clear: pass.clearColor)
+            let (width, height) = (pass.target.width + Self.gutter, pass.target.height + Self.gutter)
+            guard width <= maxSide, height <= maxSide else { continue }
+            var page = open[key] ?? Page(allocator: AtlasAllocator(width: maxSide, height: maxSide))
+            var allocation = page.allocator.allocate(width: width, height: height)
+            if allocation == nil {
+                pages.append(page)
+                page = Page(allocator: AtlasAllocator(width: maxSide, height: maxSide))
+                allocation = page.allocator.allocate(width: width, height: height)
+            }
+            guard let allocation else { continue }
+            page.members.append((index, PixelRect(x: allocation.rect.minX, y: allocation.rect.minY,
+                                                  width: pass.target.width, height: pass.target.height)))
+            open[key] = page
+        }
+        pages.append(contentsOf: open.values)
+        pages = pages.filter { $0.members.count > 1 }.sorted { $0.members[0].pass < $1.members[0].pass }
+        guard !pages.isEmpty else { return graph }
+
+        // The shared passes, and where each member surface went.
+        var nextSurface = (passes.compactMap { $0.target.surface?.rawValue } + graph.rasterization.reused.keys.map(\.rawValue))
+            .max().map { $0 + 1 } ?? 0
+        var placements: [SurfaceID: Placement] = [:]
+        var pageOfPass: [Int: Int] = [:]
+        var sharedPasses: [RenderPass] = []
+        for (pageIndex, page) in pages.enumerated() {
+            let width = page.members.map { $0.rect.maxX }.max()!, height = page.members.map { $0.rect.maxY }.max()!
+            let shared = SurfaceID(nextSurface)
+            nextSurface += 1
+            var items: [DrawItem] = []
+            items.reserveCapacity(page.members.reduce(0) { $0 + passes[$1.pass].items.count })
+            for (passIndex, rect) in page.members {
+                let pass = passes[passIndex]
+                pageOfPass[passIndex] = pageIndex
+                placements[pass.target.surface!] = Placement(
+                    shared: shared,
+                    uv: SIMD4(Float(rect.minX) / Float(width), Float(rect.minY) / Float(height),
+                              Float(rect.maxX) / Float(width), Float(rect.maxY) / Float(height)))
+                for item in pass.items { items.append(Self.moved(item, from: pass.target, to: rect, inWidth: width, height: height)) }
+            }
+            let first = passes[page.members[0].pass]
+            sharedPasses.append(RenderPass(
+                name: "packed \(page.members.count) surfaces · \(first.reason.map(String.init(describing:)) ?? "")",
+                target: .offscreen(shared, width: width, height: height), clearColor: first.clearColor, items: items,
+                reason: first.reason))
+        }
+
+        // Level by level, the frame's passes last; a page where its first member was.
+        let frameLevel = (levels.max() ?? 0) + 1
+        let order = passes.indices.sorted {
+            let a = passes[$0].target.surface == nil ? frameLevel : levels[$0]
+            let b = passes[$1].target.surface == nil ? frameLevel : levels[$1]
+            return a != b ? a < b : $0 < $1
+        }
+        var result = graph
+        result.passes = []
+        result.passes.reserveCapacity(passes.count - pageOfPass.count + pages.count)
+        var emittedPages = Set<Int>()
+        for index in order {
+            if let page = pageOfPass[index] {
+                if emittedPages.insert(page).inserted { result.passes.append(relabeled(sharedPasses[page], placements)) }
+            } else {
+                result.passes.append(relabeled(passes[index], placements))
+            }
+        }
+        return result
+    }
+
+    /// `pass` with every item that samples a packed surface sampling its shared target instead.
+    private func relabeled(_ pass: RenderPass, _ placements: [SurfaceID: Placement]) -> RenderPass {
+        guard pass.items.contains(where: { $0.texture?.surface.flatMap { placements[$0] } != nil }) else { return pass }
+        var pass = pass
+        for index in pass.items.indices {
+            guard let texture = pass.items[index].texture, let surface = texture.surface, let placement = placements[surface] else { continue }
+            pass.items[index].texture = TextureBinding(source: .surface(placement.shared), minification: texture.minification,
+                                                       magnification: texture.magnification)
+            let uv = pass.items[index].instance.uv, sub = placement.uv
+            let size = SIMD2(sub.z - sub.x, sub.w - sub.y)
+            pass.items[index].instance.uv = SIMD4(sub.x + uv.x * size.x, sub.y + uv.y * size.y,
+                                                  sub.x + uv.z * size.x, sub.y + uv.w * size.y)
+        }
+        return pass
+    }
+
+    /// `item`, drawn in the clip space of `target` (w×h pixels), redrawn in the clip space of a
+    /// `width`×`height` page with the target's pixels at `rect`.
+    ///
+    /// Surface pixel p = (x + 1) w / 2 lands at page pixel p + rect.minX, whose page clip coordinate is
+    /// 2 (p + minX) / W − 1 = (w / W) x + (w + 2 minX − W) / W; homogeneously the constant scales w.
+    static func moved(_ item: DrawItem, from target: RenderTarget, to rect: PixelRect, inWidth width: Int, height: Int) -> DrawItem {
+        let (w, h) = (Float(target.width), Float(target.height))
+        let (pageWidth, pageHeight) = (Float(width), Float(height))
+        let scale = SIMD2<Float>(w / pageWidth, h / pageHeight)
+        let offset = SIMD2<Float>((w + 2 * Float(rect.minX) - pageWidth) / pageWidth, (h + 2 * Float(rect.minY) - pageHeight) / pageHeight)
+        func reexpress(_ column: SIMD4<Float>) -> SIMD4<Float> {
+            SIMD4(scale.x * column.x + offset.x * column.w, scale.y * column.y + offset.y * column.w, column.z, column.w)
+        }
+        var item = item
+        let (c0, c1, c2, c3) = item.instance.localToClip
+        item.instance.localToClip = (reexpress(c0), reexpress(c1), reexpress(c2), reexpress(c3))
+        return item
+    }
+}
