@@ -422,7 +422,7 @@ extension RenderGraph {
 
     /// Where the layer-space point `point` of `item`, drawn by pass `passIndex`, lands in the frame: through
     /// the item's `localToClip` into its target, and for an offscreen target on through the quad that
-    /// composites the surface.
+    /// composites the surface (for a packed target, the composite of the sub-rectangle holding it).
     func framePixel(_ point: SIMD2<Double>, of item: DrawItem, inPass passIndex: Int) -> SIMD2<Double>? {
         let pass = passes[passIndex]
         let (c0, c1, _, c3) = item.instance.localToClip
@@ -435,6 +435,8 @@ extension RenderGraph {
             for composite in passes[later].items where composite.texture?.surface == surface {
                 let uv = SIMD4<Double>(composite.instance.uv), quad = SIMD4<Double>(composite.instance.quad)
                 let s = (pixel.x / width - uv.x) / (uv.z - uv.x), r = (pixel.y / height - uv.y) / (uv.w - uv.y)
+                // A packed target is shared: the composite is the one whose sub-rectangle holds the point.
+                guard (-1e-6...1 + 1e-6).contains(s), (-1e-6...1 + 1e-6).contains(r) else { continue }
                 return framePixel(SIMD2(quad.x + s * (quad.z - quad.x), quad.y + r * (quad.w - quad.y)), of: composite, inPass: later)
             }
         }

@@ -87,7 +87,8 @@ extension RenderGraphBuilder {
             // target; a large one only where visible.
             let whole = union(content.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight,
                                                                          clippedToTarget: false) })
-            let packable = whole.map { $0.width <= Self.packableSurfaceSide && $0.height <= Self.packableSurfaceSide } ?? false
+            let side = min(Self.packableSurfaceSide, maxSurfaceSize)
+            let packable = whole.map { $0.width <= side && $0.height <= side } ?? false
             guard let rect = packable ? whole : union(footprints).flatMap(surfaceRect) else { return }
             let surface = makeSurface(rect, items: content, reason: .groupOpacity, name: "group opacity of layer \(node.id)", context: &context)
             if packable { context.offscreen.packable.insert(surface) }
