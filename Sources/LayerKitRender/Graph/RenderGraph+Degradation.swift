@@ -20,7 +20,10 @@ extension RenderGraph {
         result.passes = []
         for pass in passes {
             var pass = pass
-            if pass.items.contains(where: { $0.texture?.surface.flatMap({ contents[$0] }) != nil }) {
+            if pass.items.contains(where: { item in
+                guard let surface = item.texture?.surface else { return false }
+                return contents[surface] != nil
+            }) {
                 var items: [DrawItem] = []
                 items.reserveCapacity(pass.items.count)
                 for item in pass.items {

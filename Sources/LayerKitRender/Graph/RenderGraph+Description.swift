@@ -7,6 +7,9 @@
 ///       pass 1 · masked layer #3 → surface 1 32×24 · mask · 2 items
 ///         pass 0 · mask of layer #3 → surface 0 32×24 · mask · 1 item
 ///
+/// A surface reused from the rasterization cache (drawn by no pass of this graph) shows under the pass
+/// sampling it as `cached · rasterized layer 3 → surface 4 40×40`.
+///
 /// A compiled pass (`DrawListCompiler`) also says its batches, whether it is depth-ordered and what was
 /// culled: `pass 0 · frame → frame 64×64 · 1 item · 1 batch · depth-ordered · culled 0 off-target, 63 occluded`.
 ///
@@ -47,6 +50,11 @@ extension RenderGraph: CustomStringConvertible {
             }
             lines.append(indent + Self.line(for: passes[index], index: index))
             for child in children[index] { describe(child, depth: depth + 1) }
+            var cached = Set<SurfaceID>()
+            for case let surface? in passes[index].items.lazy.map({ $0.texture?.surface }) {
+                guard let reused = rasterization.reused[surface], cached.insert(surface).inserted else { continue }
+                lines.append(indent + "  cached · \(reused.entry) → \(surface) \(reused.width)×\(reused.height)")
+            }
         }
         for index in passes.indices.reversed() where !isRead[index] {
             describe(index, depth: 0)

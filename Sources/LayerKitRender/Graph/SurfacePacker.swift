@@ -133,7 +133,10 @@ package struct SurfacePacker: Sendable {
 
     /// `pass` with every item that samples a packed surface sampling its shared target instead.
     private func relabeled(_ pass: RenderPass, _ placements: [SurfaceID: Placement]) -> RenderPass {
-        guard pass.items.contains(where: { $0.texture?.surface.flatMap { placements[$0] } != nil }) else { return pass }
+        guard pass.items.contains(where: { item in
+            guard let surface = item.texture?.surface else { return false }
+            return placements[surface] != nil
+        }) else { return pass }
         var pass = pass
         for index in pass.items.indices {
             guard let texture = pass.items[index].texture, let surface = texture.surface, let placement = placements[surface] else { continue }
