@@ -215,3 +215,25 @@ final class RasterizationCacheTests: XCTestCase {
         XCTAssertEqual(tint(frame()), SIMD4(0, 0.5, 0, 0.5), "hit: half-way to green")
     }
 }
+
+/// Rasterized layers whose subtrees animate are drawn every frame; their bitmaps then share one pass.
+final class AnimatedRasterizationPackingTests: XCTestCase {
+    func testAnimatingRasterizedSiblingsShareOnePass() {
+        let scene = TinyScene(width: 128, height: 128)
+        for x in [0, 40, 80] {
+            let layer = scene.layer(CGRect(x: x, y: 0, width: 30, height: 30))
+            layer.shouldRasterize = true
+            let child = scene.layer(CGRect(x: 0, y: 0, width: 20, height: 20), TinyScene.red, in: layer)
+            let slide = CABasicAnimation(keyPath: "position.x")
+            slide.fromValue = 10
+            slide.toValue = 20
+            slide.duration = 100
+            child.add(slide, forKey: "slide")
+        }
+        let graph = scene.compiled()
+        XCTAssertEqual(graph.statistics.offscreenReasons, [.rasterize], "\(graph)")
+        XCTAssertEqual(graph.statistics.rasterizeMisses, 3)
+        XCTAssertEqual(graph.rasterization.uncached.count, 1, "the shared page")
+        XCTAssertEqual(graph.framePass.items.filter { $0.texture?.surface == graph.passes[0].target.surface }.count, 3)
+    }
+}

@@ -14,7 +14,8 @@ import LayerKit
 /// found by drawing the subtree onto a `maxSurfaceSize`-square canvas with the layer's origin at its
 /// centre. Hit: the entry was drawn at the subtree's current change stamp
 /// (`RenderTree.rasterizedState(of:)`), nothing inside animates, and the pixel scale is within the
-/// cache's tolerance. A subtree that animates is drawn every frame and not kept. Declined (drawn as if
+/// cache's tolerance. A subtree that animates is drawn every frame and not kept (its surface, like a
+/// group's, may then share a target with others: `SurfacePacker`). Declined (drawn as if
 /// not rasterized): a non-positive scale, or a bitmap wider or taller than `maxRasterizedSide`.
 /// Cost: a hit is O(subtree nodes) to read stamps plus one quad; a miss is the subtree's draws plus one
 /// offscreen pass.
@@ -61,7 +62,10 @@ extension RenderGraphBuilder {
                 if kept {
                     context.rasterization.rendered[surface] = RasterizedSurface(entry: id, width: drawn.width, height: drawn.height)
                 } else {
+                    // Drawn for this frame only, like a group's surface: it may share a target.
                     context.rasterization.uncached.insert(surface)
+                    let side = min(Self.packableSurfaceSide, maxSurfaceSize)
+                    if drawn.width <= side && drawn.height <= side { context.offscreen.packable.insert(surface) }
                 }
             }
         }

@@ -118,6 +118,10 @@ package struct SurfacePacker: Sendable {
             return a != b ? a < b : $0 < $1
         }
         var result = graph
+        // Uncached rasterized bitmaps share pages only with one another (the reason is in the page key).
+        for (surface, placement) in placements where result.rasterization.uncached.remove(surface) != nil {
+            result.rasterization.uncached.insert(placement.shared)
+        }
         result.passes = []
         result.passes.reserveCapacity(passes.count - pageOfPass.count + pages.count)
         var emittedPages = Set<Int>()
