@@ -67,6 +67,8 @@ package struct FrameProducer: Sendable {
     /// Replaces the tree with a snapshot (a new root).
     package mutating func reset(root: LayerID?, snapshot: CommitPacket?) {
         tree = RenderTree()
+        // A new tree counts changes from zero again: bitmaps stamped by the old one cannot be trusted.
+        builder.rasterizationCache.removeAll()
         if let snapshot { tree.apply(snapshot) }
         self.root = root
         hasPendingChanges = true

@@ -353,11 +353,11 @@ final class GraphExecutor {
                         if let kept = rasterizedImages[entry], kept.bucket == pool.bucket(width: width, height: height) {
                             image = kept
                         } else {
-                            image = try acquire(width: width, height: height, keeping: inUse)
+                            image = try acquire(width: width, height: height, keeping: inUse, frame: frame)
                             if let old = rasterizedImages.updateValue(image, forKey: entry) { pool.release(old) }
                         }
                     } else {
-                        image = try acquire(width: width, height: height, keeping: inUse)
+                        image = try acquire(width: width, height: height, keeping: inUse, frame: frame)
                         held.append(image)
                         releasedAfter[lastReader[surface] ?? index].append(image)
                     }
@@ -379,13 +379,13 @@ final class GraphExecutor {
     }
 
     /// A pool surface, trimming pools and caches once when the device is out of memory.
-    private func acquire(width: Int, height: Int, keeping inUse: Set<RasterizationEntryID>) throws -> PooledSurface {
+    private func acquire(width: Int, height: Int, keeping inUse: Set<RasterizationEntryID>, frame: FrameContext) throws -> PooledSurface {
         guard let pool = surfaceResources?.pool else { preconditionFailure("surfaces are acquired after the pool exists") }
         do {
             return try pool.acquire(width: width, height: height)
         } catch let error as VulkanError where error.isOutOfDeviceMemory {
             try device.waitIdle()
-            pool.trimFreeSurfaces()
+            pool.trimFreeSurfaces(frame: frame)
             loseRasterizations(rasterizedImages.keys.filter { !inUse.contains($0) })
             return try pool.acquire(width: width, height: height)
         }

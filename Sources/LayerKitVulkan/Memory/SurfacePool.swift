@@ -146,13 +146,15 @@ final class SurfacePool {
         return surface
     }
 
-    /// Destroys every free surface now, for memory pressure. The caller has waited for the device to
-    /// go idle, so no submitted work still uses them; surfaces this frame has assigned are held by the
-    /// assignment and outlive the call.
-    func trimFreeSurfaces() {
-        let count = free.values.reduce(0) { $0 + $1.count }
+    /// Destroys every free surface, for memory pressure. The caller has waited for the device to go
+    /// idle, so no submitted work uses them: those this frame has not handed out go at once; those it
+    /// has (released after their last reader, to be recorded into `frame`) go once `frame` completes.
+    func trimFreeSurfaces(frame: FrameContext) {
+        for surface in free.values.joined() where surface.lastUsedFrame == frameNumber {
+            frame.deferRelease(surface)
+        }
+        statistics.destroyed += free.values.reduce(0) { $0 + $1.count }
         free = [:]
-        statistics.destroyed += count
     }
 
     /// Returns `surface` to the pool once every pass that samples it has been recorded.
