@@ -237,3 +237,13 @@ final class AnimatedRasterizationPackingTests: XCTestCase {
         XCTAssertEqual(graph.framePass.items.filter { $0.texture?.surface == graph.passes[0].target.surface }.count, 3)
     }
 }
+
+extension RasterizationCacheTests {
+    func testTheOverdrawViewsSurfaceDoesNotCollideWithAReusedBitmap() {
+        producer.debugOptions = .overdraw
+        _ = frame()
+        let reused = frame()
+        XCTAssertEqual(reused.rasterization.reused.count, 1)
+        XCTAssertEqual(reused.statistics.offscreenReasons, [.debugVisualization], "\(reused)")
+    }
+}

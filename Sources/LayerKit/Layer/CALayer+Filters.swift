@@ -23,6 +23,12 @@ extension CALayer {
     }
 
     /// Whether the layer and its sublayers are rendered once into a bitmap and reused. Animatable.
+    ///
+    /// The bitmap is drawn in the layer's own space at `rasterizationScale` times its on-screen scale and
+    /// reused from frame to frame until something inside changes: a property of any sublayer, the
+    /// layer's own contents or appearance, an animation running inside, or its on-screen scale. Moving,
+    /// rotating or fading the layer itself reuses it. The layer composites as one group (its opacity
+    /// applies to the bitmap), sampled with its `minificationFilter` and `magnificationFilter`.
     public var shouldRasterize: Bool {
         get { value(of: .shouldRasterize) }
         set { setValue(newValue, of: .shouldRasterize) }

@@ -52,7 +52,8 @@ package struct DrawListCompiler: Sendable {
 
         let frameIndex = result.passes.lastIndex { if case .frame = $0.target { true } else { false } }
         let frameTarget = frameIndex.map { result.passes[$0].target }
-        let nextSurface = (result.passes.compactMap { $0.target.surface?.rawValue }.max() ?? -1) + 1
+        let nextSurface = (result.passes.compactMap { $0.target.surface?.rawValue }
+            + result.rasterization.reused.keys.map(\.rawValue)).max().map { $0 + 1 } ?? 0
         var passes: [RenderPass?] = result.passes.map(Optional.init)
         result.passes = []
         // Why each surface's composite was culled, so the passes it takes along count the same way.
