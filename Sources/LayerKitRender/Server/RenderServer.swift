@@ -167,7 +167,6 @@ package final class RenderServer: @unchecked Sendable {
             let (graph, events) = producer.produceFrame(at: time)
             AnimationCallbacks.shared.post(events)
             do {
-                defer { producer.builder.rasterizationCache.forget(executor.takeLostRasterizations()) }
                 try executor.execute(graph)
                 lock.lock()
                 renderedCount += 1
@@ -177,6 +176,9 @@ package final class RenderServer: @unchecked Sendable {
                 producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
                 onError(error)
             }
+            // Bitmaps the backend dropped (memory pressure, skipped frames) must be drawn again.
+            let lost = executor.takeLostRasterizations()
+            if !lost.isEmpty { producer.builder.rasterizationCache.forget(lost) }
         }
     }
 }
