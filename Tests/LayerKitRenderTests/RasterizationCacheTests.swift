@@ -14,13 +14,16 @@ final class RasterizationCacheTests: XCTestCase {
     private let group = CALayer()
     private let red = CALayer()
     private let green = CALayer()
-    private let inbox = CommitInbox()
+    /// Receives every commit of the process while it exists, so it lives only as long as one test.
+    /// (Read it through `takePackets()`: on the optional itself, `take()` would be `Optional.take()`.)
+    private var inbox: CommitInbox?
     private var producer: FrameProducer!
     private var time = 0.0
 
     override func setUp() {
         super.setUp()
         CATransaction.flush()
+        inbox = CommitInbox()
         root.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
         group.frame = CGRect(x: 10, y: 10, width: 40, height: 40)
         group.shouldRasterize = true
@@ -36,11 +39,16 @@ final class RasterizationCacheTests: XCTestCase {
                                                              viewport: CGRect(x: 0, y: 0, width: 100, height: 100), scale: 1),
                                  debugOptions: [])
         producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
-        _ = inbox.take()
+        _ = takePackets()
+    }
+
+    private func takePackets() -> [CommitPacket] {
+        inbox.map { $0.take() } ?? []
     }
 
     override func tearDown() {
         producer = nil
+        inbox = nil
         CATransaction.flush()
         super.tearDown()
     }
@@ -51,7 +59,7 @@ final class RasterizationCacheTests: XCTestCase {
         CATransaction.setDisableActions(true)
         changes()
         CATransaction.commit()
-        for packet in inbox.take() { producer.apply(packet) }
+        for packet in takePackets() { producer.apply(packet) }
     }
 
     private func frame(file: StaticString = #filePath, line: UInt = #line) -> RenderGraph {
