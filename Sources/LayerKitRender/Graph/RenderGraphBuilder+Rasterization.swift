@@ -27,7 +27,7 @@ extension RenderGraphBuilder {
     /// layer as usual). See the extension's contract.
     func visitRasterized(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
                          clip: Clip?, contentsFlipped: Bool, context: inout VisitContext, into items: inout [DrawItem]) -> Bool {
-        let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).flattened
+        let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
         let homography = PlaneHomography(toPixels)
         let determinant = homography.determinant
         guard determinant.isFinite, abs(determinant) > 1e-12 else { return false }
