@@ -226,6 +226,13 @@ final class RasterizationCacheTests: XCTestCase {
 
 /// Rasterized layers whose subtrees animate are drawn every frame; their bitmaps then share one pass.
 final class AnimatedRasterizationPackingTests: XCTestCase {
+    override func tearDown() {
+        // The animations added here are pending in the implicit transaction: commit them now, while no
+        // render server listens, so no later test's window receives them.
+        CATransaction.flush()
+        super.tearDown()
+    }
+
     func testAnimatingRasterizedSiblingsShareOnePass() {
         let scene = TinyScene(width: 128, height: 128)
         for x in [0, 40, 80] {
