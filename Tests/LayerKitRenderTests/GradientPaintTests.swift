@@ -11,6 +11,7 @@ final class GradientPaintTests: XCTestCase {
                   start: CGPoint = CGPoint(x: 0.5, y: 0), end: CGPoint = CGPoint(x: 0.5, y: 1)) -> RenderNode {
         let node = RenderNode(id: LayerID.next())
         node.bounds = bounds
+        node.customProperties[LayerRenderKind.propertyKey] = AnimatableValue.discrete(DiscreteValue("gradient"))
         node.customProperties["type"] = AnimatableValue.discrete(DiscreteValue(type))
         node.customProperties["colors"] = AnimatableValue.colors(colors)
         node.customProperties["locations"] = locations.map(AnimatableValue.numbers)

@@ -24,6 +24,28 @@ final class ShapeRasterizerTests: XCTestCase {
         graph.passes.last!.items.filter { $0.texture != nil }
     }
 
+    /// An app's layer with properties named like a shape's (or a gradient's) is drawn as a plain layer:
+    /// the render side goes by the committed `LayerRenderKind`, not by property names.
+    func testAnAppLayerWithShapeAndGradientPropertyNamesIsNoShapeOrGradient() throws {
+        final class LookalikeLayer: CALayer {
+            override class func needsDisplay(forKey key: String) -> Bool { false }
+        }
+        let root = CALayer()
+        root.frame = CGRect(x: 0, y: 0, width: 200, height: 200)
+        let lookalike = LookalikeLayer()
+        lookalike.frame = CGRect(x: 10, y: 10, width: 50, height: 50)
+        lookalike.setValue(CGPath(rect: CGRect(x: 0, y: 0, width: 40, height: 40)), forKey: "path")
+        lookalike.setValue(CGColor(red: 1, green: 0, blue: 0, alpha: 1), forKey: "fillColor")
+        lookalike.setValue("axial", forKey: "type")
+        lookalike.setValue(CGPoint(x: 0, y: 0), forKey: "startPoint")
+        lookalike.setValue([CGColor(red: 0, green: 1, blue: 0, alpha: 1)], forKey: "colors")
+        root.addSublayer(lookalike)
+        let tree = tree(root)
+        XCTAssertNotNil(tree[lookalike.layerID]?.customProperties.path("path"), "the property reached the render tree")
+        let graph = builder().build(tree: tree, root: root.layerID)
+        XCTAssertEqual(graph.passes.last!.items.count, 0, "no shape image and no gradient paint")
+    }
+
     func testTheSamePathOnAHundredLayersIsRasterizedOnce() throws {
         let root = CALayer()
         root.frame = CGRect(x: 0, y: 0, width: 200, height: 200)

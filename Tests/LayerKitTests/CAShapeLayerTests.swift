@@ -118,7 +118,8 @@ final class CAShapeLayerTests: XCTestCase {
         let packet = CommitPacket.collect()
         let change = try XCTUnwrap(packet.changes.first { $0.layer == shape.layerID })
         let values = Dictionary(change.customValues.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-        XCTAssertEqual(Set(values.keys), Set(CAShapeLayer.declaredKeys))
+        XCTAssertEqual(Set(values.keys), Set(CAShapeLayer.declaredKeys + [LayerRenderKind.propertyKey]))
+        XCTAssertEqual(values[LayerRenderKind.propertyKey], .some(.discrete(DiscreteValue("shape"))), "the class's kind goes with them")
         XCTAssertEqual(values["strokeEnd"], .some(.scalar(0.75)))
         XCTAssertEqual(values["fillColor"], .some(.color(SIMD4(0, 0, 0, 1))), "defaults included")
         XCTAssertEqual(values["strokeColor"], .some(nil), "nil is sent as nil")
@@ -131,7 +132,7 @@ final class CAShapeLayerTests: XCTestCase {
         shape.path = CGPath(rect: CGRect(x: 0, y: 0, width: 4, height: 4))
         let packet = CommitPacket.snapshot(of: shape)
         let change = try XCTUnwrap(packet.changes.first)
-        XCTAssertEqual(change.customValues.count, CAShapeLayer.declaredKeys.count)
+        XCTAssertEqual(change.customValues.count, CAShapeLayer.declaredKeys.count + 1, "the declared keys and the kind")
         XCTAssertEqual(change.customValues.first { $0.key == "path" }?.value, .path(CGPath(rect: CGRect(x: 0, y: 0, width: 4, height: 4))))
         CATransaction.flush()
     }

@@ -87,8 +87,9 @@ final class CATransformLayerTests: XCTestCase {
         let packet = CommitPacket.collect()
         let change = packet.changes.first { $0.layer == layer.layerID }
         XCTAssertNotNil(change)
-        XCTAssertEqual(change?.customValues.map(\.key), [CATransformLayer.renderKindKey])
-        XCTAssertEqual(CommitPacket.snapshot(of: layer).changes.first?.customValues.map(\.key), [CATransformLayer.renderKindKey])
+        XCTAssertEqual(change?.customValues.map(\.key), [LayerRenderKind.propertyKey])
+        XCTAssertEqual(change?.customValues.first?.value, .discrete(DiscreteValue("transform")))
+        XCTAssertEqual(CommitPacket.snapshot(of: layer).changes.first?.customValues.map(\.key), [LayerRenderKind.propertyKey])
         // A plain layer declares nothing.
         XCTAssertEqual(CommitPacket.snapshot(of: CALayer()).changes.first?.customValues.count, 0)
     }

@@ -13,11 +13,14 @@ package protocol DeclaredLayerProperties: CALayer {
     static var declaredKeys: [String] { get }
     /// The declared keys that animate implicitly when set, as Core Animation's built-in properties do.
     static var implicitlyAnimatedKeys: Set<String> { get }
+    /// The render server's drawing for the class, committed with the declared keys (nil: none).
+    static var renderKind: LayerRenderKind? { get }
 }
 
 /// Subclass-declared property values as a commit carries them: `Sendable` `AnimatableValue`s by key.
 ///
-/// Input: a layer and the keys that changed (`LayerChange.customKeys`). Output: each key's current value
+/// Input: a layer and the keys that changed (`LayerChange.customKeys`). Output: the class's
+/// `LayerRenderKind` first (with the declared keys), then each key's current value
 /// (`value(forKey:)`, so defaults count): numbers, points, colors, number and color arrays and paths
 /// (a mutable path is copied) as themselves; a tiled layer's `TiledContents` as a discrete value; strings,
 /// booleans and string-valued enums (`fillRule`) as discrete strings and booleans; nil as nil. Other values (arbitrary objects an app stores) stay on
@@ -26,12 +29,15 @@ package protocol DeclaredLayerProperties: CALayer {
 package enum CommittedCustomValues {
     package static func values(of layer: CALayer, changedKeys: [String], complete: Bool) -> [(key: String, value: AnimatableValue?)] {
         var keys = changedKeys
-        if let declaring = type(of: layer) as? DeclaredLayerProperties.Type,
-           complete || changedKeys.contains(where: declaring.declaredKeys.contains) {
-            for key in declaring.declaredKeys where !keys.contains(key) { keys.append(key) }
-        }
-        guard !keys.isEmpty else { return [] }
         var result: [(key: String, value: AnimatableValue?)] = []
+        if let declaring = type(of: layer) as? DeclaredLayerProperties.Type,
+           complete || changedKeys.contains(where: { $0 == LayerRenderKind.propertyKey || declaring.declaredKeys.contains($0) }) {
+            for key in declaring.declaredKeys where !keys.contains(key) { keys.append(key) }
+            keys.removeAll { $0 == LayerRenderKind.propertyKey }
+            if let kind = declaring.renderKind {
+                result.append((LayerRenderKind.propertyKey, .discrete(DiscreteValue(kind.rawValue))))
+            }
+        }
         for key in keys {
             guard let value = committedValue(layer.value(forKey: key)) else { continue }
             result.append((key, value))

@@ -90,6 +90,7 @@ open class CAGradientLayer: CALayer {
 extension CAGradientLayer: DeclaredLayerProperties {
     package static let declaredKeys = ["type", "colors", "locations", "startPoint", "endPoint"]
     package static let implicitlyAnimatedKeys: Set<String> = ["colors", "locations", "startPoint", "endPoint"]
+    package static let renderKind: LayerRenderKind? = .gradient
 }
 
 /// The kinds of gradient a `CAGradientLayer` draws.

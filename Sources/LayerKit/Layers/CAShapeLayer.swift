@@ -128,6 +128,7 @@ extension CAShapeLayer: DeclaredLayerProperties {
                                        "miterLimit", "lineCap", "lineJoin", "lineDashPhase", "lineDashPattern"]
     package static let implicitlyAnimatedKeys: Set<String> = ["fillColor", "strokeColor", "strokeStart", "strokeEnd", "lineWidth",
                                                               "miterLimit", "lineDashPhase", "lineDashPattern"]
+    package static let renderKind: LayerRenderKind? = .shape
 }
 
 /// How a shape layer decides what is inside its path.

@@ -156,6 +156,7 @@ extension CATextLayer: DeclaredLayerProperties {
     /// None committed together: the render server draws text layers from their contents.
     package static let declaredKeys: [String] = []
     package static let implicitlyAnimatedKeys: Set<String> = ["fontSize", "foregroundColor"]
+    package static let renderKind: LayerRenderKind? = nil
 }
 
 /// Where a text layer cuts text that does not fit.

@@ -16,21 +16,14 @@ import Foundation
 ///
 /// Does NOT: draw, clip or composite anything itself; `contains(_:)` is false everywhere.
 open class CATransformLayer: CALayer {
-    /// The declared key that tells the render tree a node is a transform layer (its value is always true).
-    package static let renderKindKey = "transformLayer"
-
     public override init() {
         super.init()
         // Announce the kind with the layer's first commit, whatever else is set.
-        didChangeCustomProperty(Self.renderKindKey)
+        didChangeCustomProperty(LayerRenderKind.propertyKey)
     }
 
     public required init(layer: Any) {
         super.init(layer: layer)
-    }
-
-    open override class func defaultValue(forKey key: String) -> Any? {
-        key == renderKindKey ? true : super.defaultValue(forKey: key)
     }
 
     /// A transform layer has no area of its own.
@@ -70,6 +63,7 @@ open class CATransformLayer: CALayer {
 }
 
 extension CATransformLayer: DeclaredLayerProperties {
-    package static let declaredKeys = [renderKindKey]
+    package static let declaredKeys: [String] = []
     package static let implicitlyAnimatedKeys: Set<String> = []
+    package static let renderKind: LayerRenderKind? = .transform
 }

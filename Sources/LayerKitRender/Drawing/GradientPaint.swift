@@ -42,8 +42,7 @@ package struct GradientPaint: Equatable, Sendable {
     /// The gradient of a gradient layer's node (see the type's contract); nil for any other node.
     package init?(of node: RenderNode) {
         let properties = node.customProperties
-        guard properties.contains("type"), properties.contains("startPoint"),
-              case .colors(let straight)? = properties["colors"], !straight.isEmpty,
+        guard node.renderKind == .gradient, case .colors(let straight)? = properties["colors"], !straight.isEmpty,
               node.bounds.width > 0, node.bounds.height > 0 else { return nil }
         switch properties.string("type") {
         case "radial": kind = .radial

@@ -76,7 +76,7 @@ package final class ShapeRasterizer: @unchecked Sendable {
     /// shape layer or draws nothing.
     package func rasterizedShape(of node: RenderNode, toPixels: PlaneHomography) -> RasterizedShape? {
         let properties = node.customProperties
-        guard !properties.isEmpty, let path = properties.path("path"), !path.isEmpty else { return nil }
+        guard node.renderKind == .shape, let path = properties.path("path"), !path.isEmpty else { return nil }
         let style = ShapeStyle(properties)
         guard style.drawsSomething else { return nil }
         let box = path.boundingBoxOfPath

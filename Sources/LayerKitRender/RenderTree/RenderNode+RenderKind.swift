@@ -1,0 +1,15 @@
+import LayerKit
+
+extension RenderNode {
+    /// The specialised drawing the layer's class asks for (`LayerRenderKind`, committed with its declared
+    /// properties); nil for layers of any other class.
+    package var renderKind: LayerRenderKind? {
+        // Most layers declare nothing: answer them without hashing a key (the builder asks for every layer).
+        guard !customProperties.isEmpty, let raw = customProperties.string(LayerRenderKind.propertyKey) else { return nil }
+        return LayerRenderKind(rawValue: raw)
+    }
+
+    /// Whether the layer is a `CATransformLayer`: it draws nothing and its sublayers join its
+    /// superlayer's 3D rendering context instead of being flattened into its plane.
+    package var isTransformLayer: Bool { renderKind == .transform }
+}
