@@ -59,11 +59,13 @@ struct AnimatedLayersBenchmark {
         CATransaction.flush()
         for packet in sink.take() { producer.apply(packet) }
         var samples: [Double] = []
+        var stages: [FrameStatistics.StageTimes] = []
         var items = 0
         for frame in 0..<frames {
             let t0 = CACurrentMediaTime()
             let (graph, _) = producer.produceFrame(at: start + Double(frame) / 60)
             samples.append(CACurrentMediaTime() - t0)
+            stages.append(graph.statistics.cpuTime)
             items = graph.passes.reduce(0) { $0 + $1.items.count }
         }
         return BenchmarkResult(scene: "animated-layers", counters: [
@@ -72,6 +74,9 @@ struct AnimatedLayersBenchmark {
             ("draw_items", Double(items)),
             ("frames", Double(frames)),
             ("median_render_thread_ms", medianMilliseconds(samples)),
+            ("median_stage_animation_ms", medianMilliseconds(stages.map(\.animation))),
+            ("median_stage_graph_build_ms", medianMilliseconds(stages.map(\.graphBuild))),
+            ("median_stage_cull_batch_ms", medianMilliseconds(stages.map(\.cullAndBatch))),
             ("aim_ms", 2),
         ])
     }

@@ -23,7 +23,9 @@ import LayerKitVulkan
 /// queries; they print n/a on a device without them (and lavapipe counts fragments in 4×4 blocks, so
 /// they are upper bounds there). Times: `median_commit_ms` (per-frame model updates and `CATransaction.flush()`),
 /// `median_apply_ms` (commit packets into the render tree), `median_graph_build_ms` (animation evaluation
-/// and render graph), `median_render_thread_ms` (apply + graph build) — phase 1; `median_begin_frame_ms`,
+/// and render graph), `median_render_thread_ms` (apply + graph build), and the producer's own split of it,
+/// `median_stage_animation_ms`, `median_stage_graph_build_ms`, `median_stage_cull_batch_ms` — phase 1;
+/// `median_stage_record_ms` (the backend's recording and uploads) and `median_begin_frame_ms`,
 /// `median_render_ms` (`CARenderer.render()`: graph build, Vulkan recording, submission, read-back) and
 /// `median_frame_ms` — phase 2; `fps` = measured frames / their elapsed wall-clock time in phase 2.
 /// With `snapshotDirectory`, the last measured frame is written there as `<scene>.png` (read back after
@@ -42,6 +44,8 @@ struct RenderSceneBenchmark {
         var commit: Double
         var apply: Double
         var build: Double
+        /// The producer's own stage times for the frame (`FrameStatistics.cpuTime`).
+        var stages: FrameStatistics.StageTimes
     }
 
     private struct FrameSample {
@@ -81,7 +85,7 @@ struct RenderSceneBenchmark {
             let (graph, _) = producer.produceFrame(at: startTime + t)
             let t3 = CACurrentMediaTime()
             lastGraph = graph
-            return GraphSample(commit: t1 - t0, apply: t2 - t1, build: t3 - t2)
+            return GraphSample(commit: t1 - t0, apply: t2 - t1, build: t3 - t2, stages: graph.statistics.cpuTime)
         }
         let coverage = lastGraph.map(QuadCoverage.measure)
         let drawItems = lastGraph.map { $0.passes.reduce(0) { $0 + $1.items.count } }
@@ -169,6 +173,10 @@ struct RenderSceneBenchmark {
             ("median_apply_ms", milliseconds(graphRun.samples.map(\.apply))),
             ("median_graph_build_ms", milliseconds(graphRun.samples.map(\.build))),
             ("median_render_thread_ms", milliseconds(renderThread)),
+            ("median_stage_animation_ms", milliseconds(graphRun.samples.map(\.stages.animation))),
+            ("median_stage_graph_build_ms", milliseconds(graphRun.samples.map(\.stages.graphBuild))),
+            ("median_stage_cull_batch_ms", milliseconds(graphRun.samples.map(\.stages.cullAndBatch))),
+            ("median_stage_record_ms", milliseconds(statistics.map(\.cpuTime.record))),
             ("median_begin_frame_ms", milliseconds(frames.map(\.commit))),
             ("median_render_ms", milliseconds(frames.map(\.render))),
             ("median_frame_ms", milliseconds(frames.map(\.frame))),
