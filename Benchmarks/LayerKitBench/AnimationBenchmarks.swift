@@ -14,6 +14,8 @@ func medianMilliseconds(_ samples: [Double]) -> Double {
 struct AnimatedLayersBenchmark {
     var layerCount: Int
     var frames: Int
+    /// Build every frame in full (`FrameProducer.retainsFrames` off), for comparison.
+    var fullFrames = false
 
     func run() -> BenchmarkResult {
         let sink = CommitInbox()
@@ -30,6 +32,7 @@ struct AnimatedLayersBenchmark {
         var producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: 1280, targetHeight: 720, viewport: root.bounds, scale: 1))
         CATransaction.flush()
         producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
+        producer.retainsFrames = !fullFrames
         _ = sink.take()
         let start = 1000.0
         for (index, layer) in (root.sublayers ?? []).enumerated() {

@@ -44,6 +44,9 @@ struct LayerKitBench: ParsableCommand {
     @Option(help: "With --window: the rate the window's loop and render thread tick at (default 1000: unpaced).")
     var windowHz: Double = 1000
 
+    @Flag(help: "Build every frame in full instead of patching the last one (render-thread phases), for comparison.")
+    var fullFrames = false
+
     @Flag(help: "Print machine-readable JSON lines.")
     var json = false
 
@@ -74,7 +77,7 @@ struct LayerKitBench: ParsableCommand {
             let result: BenchmarkResult
             switch name.kind {
             case .modelMemory: result = ModelMemoryBenchmark(layerCount: layers).run()
-            case .animatedLayers: result = AnimatedLayersBenchmark(layerCount: 10_000, frames: frames ?? 60).run()
+            case .animatedLayers: result = AnimatedLayersBenchmark(layerCount: 10_000, frames: frames ?? 60, fullFrames: fullFrames).run()
             case .commitOneChange: result = CommitCostBenchmark(layerCount: 100_000, repetitions: 200).run()
             case .tiledImage:
                 if renderer == nil {
@@ -92,7 +95,8 @@ struct LayerKitBench: ParsableCommand {
                         created.clearColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
                         renderer = created
                     }
-                    result = RenderSceneBenchmark(sceneType: sceneType, plan: plan, renderer: renderer!, snapshotDirectory: outDirectory).run()
+                    result = RenderSceneBenchmark(sceneType: sceneType, plan: plan, renderer: renderer!, snapshotDirectory: outDirectory,
+                                                  fullFrames: fullFrames).run()
                 }
             }
             print(json ? result.json : result.text)

@@ -17,7 +17,9 @@ import LayerKitVulkan
 /// 3. *Idle*: `stopMotion()`, one frame to apply it, then a host's loop that renders only when
 ///    `nextFrameTime()` says a frame is due, for `idleSeconds`; the frames it renders are `idle_frames`.
 /// Figures: counters are medians over the measured frames unless named otherwise (`_first_frame`, `_max`,
-/// `_after_first_frame`: the largest value after the first frame, warm-up included). `draw_calls` and
+/// `_after_first_frame`: the largest value after the first frame, warm-up included). `layers_recomputed`
+/// (phase 1) counts the layers the producer redrew per frame, `instance_bytes_written` (phase 2) the
+/// instance data the backend wrote. `draw_calls` and
 /// `batches` are the renderer's counts; `quad_area_x_window` is `QuadCoverage`'s;
 /// `fragments_shaded`, `overdraw` and `gpu_ms` come from the renderer's pipeline-statistics and timestamp
 /// queries; they print n/a on a device without them (and lavapipe counts fragments in 4×4 blocks, so
@@ -39,6 +41,8 @@ struct RenderSceneBenchmark {
     /// Where to write the last measured frame as `<scene>.png`, if anywhere.
     var snapshotDirectory: URL?
     var idleSeconds = 0.25
+    /// Phase 1 builds every frame in full (`FrameProducer.retainsFrames` off), for comparison.
+    var fullFrames = false
 
     private struct GraphSample {
         var commit: Double
@@ -46,6 +50,8 @@ struct RenderSceneBenchmark {
         var build: Double
         /// The producer's own stage times for the frame (`FrameStatistics.cpuTime`).
         var stages: FrameStatistics.StageTimes
+        /// Layers the producer redrew for the frame (`FrameStatistics.layersRecomputed`).
+        var layersRecomputed: Int
     }
 
     private struct FrameSample {
@@ -72,6 +78,7 @@ struct RenderSceneBenchmark {
         var producer = FrameProducer(builder: RenderGraphBuilder(
             targetWidth: renderer.pixelWidth, targetHeight: renderer.pixelHeight, viewport: renderer.bounds, scale: renderer.scale))
         producer.clearColor = SIMD4(0, 0, 0, 1)
+        producer.retainsFrames = !fullFrames
         producer.reset(root: scene.root.layerID, snapshot: nil)
         for packet in sink.take() { producer.apply(packet) }
         var lastGraph: RenderGraph?
@@ -82,10 +89,12 @@ struct RenderSceneBenchmark {
             let t1 = CACurrentMediaTime()
             for packet in sink.take() { producer.apply(packet) }
             let t2 = CACurrentMediaTime()
+            lastGraph = nil  // as a host drops a frame's graph once drawn; the producer then patches it in place
             let (graph, _) = producer.produceFrame(at: startTime + t)
             let t3 = CACurrentMediaTime()
             lastGraph = graph
-            return GraphSample(commit: t1 - t0, apply: t2 - t1, build: t3 - t2, stages: graph.statistics.cpuTime)
+            return GraphSample(commit: t1 - t0, apply: t2 - t1, build: t3 - t2, stages: graph.statistics.cpuTime,
+                               layersRecomputed: graph.statistics.layersRecomputed)
         }
         let coverage = lastGraph.map(QuadCoverage.measure)
         let drawItems = lastGraph.map { $0.passes.reduce(0) { $0 + $1.items.count } }
@@ -163,6 +172,8 @@ struct RenderSceneBenchmark {
             ("offscreen_passes_max", statistics.map(\.offscreenPasses).max().map(Double.init)),
             ("bytes_uploaded_first_frame", bytesUploadedPerFrame.first.map(Double.init)),
             ("bytes_uploaded_after_first_frame", Double(bytesUploadedPerFrame.dropFirst().reduce(0, +))),
+            ("instance_bytes_written", medianOf(statistics.map(\.instanceBytesWritten))),
+            ("layers_recomputed", medianOf(graphRun.samples.map(\.layersRecomputed))),
             ("fragments_shaded", medianOf(statistics.compactMap(\.fragmentsShaded))),
             ("overdraw", median(statistics.compactMap(\.overdraw))),
             ("quad_area_x_window", coverage?.perFramePixel),

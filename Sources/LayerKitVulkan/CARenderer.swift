@@ -172,7 +172,8 @@ public final class CARenderer: @unchecked Sendable {
         producer.builder.viewport = bounds
         producer.clearColor = clearColor.premultipliedRGBA
         // Let go of the last frame's graph first: an image only it still holds (a backing store just
-        // partly redrawn) is then gone, so the new image may take over its atlas rect (`ImageAtlas`).
+        // partly redrawn) is then gone, so the new image may take over its atlas rect (`ImageAtlas`); and
+        // the producer patches its last graph in place only when nothing else holds it (`RetainedFrame`).
         lastGraph = nil
         let (graph, events) = producer.produceFrame(at: frameTime ?? CACurrentMediaTime())
         AnimationCallbacks.shared.post(events)

@@ -40,7 +40,22 @@ package struct DrawListCompiler: Sendable {
     /// The compiled graph (see the type's contract). Pass the graph with `consume` where it is not used
     /// afterwards: its draw lists are then edited in place instead of copied.
     package func compile(_ graph: consuming RenderGraph, updatedLayers: Set<LayerID> = []) -> RenderGraph {
+        var unused: CompileIndex?
+        return compile(graph, updatedLayers: updatedLayers, recording: &unused, recordingIndex: false)
+    }
+
+    /// The compiled graph, and in `index` what `patch` needs to update it later (nil where the graph
+    /// cannot be patched: see `CompileIndex`).
+    package func compile(_ graph: consuming RenderGraph, updatedLayers: Set<LayerID> = [], index: inout CompileIndex?) -> RenderGraph {
+        compile(graph, updatedLayers: updatedLayers, recording: &index, recordingIndex: true)
+    }
+
+    private func compile(_ graph: consuming RenderGraph, updatedLayers: Set<LayerID>, recording compileIndex: inout CompileIndex?,
+                         recordingIndex: Bool) -> RenderGraph {
         var result = consume graph
+        // Only a lone frame pass compiled without debug options can be patched.
+        compileIndex = recordingIndex && options.isEmpty && result.passes.count == 1
+            ? CompileIndex(result.passes[0], occlusion: occlusion) : nil
         var statistics = result.statistics
         let culling = !options.contains(.disableCulling)
         let batching = !options.contains(.disableBatching)
@@ -80,8 +95,13 @@ package struct DrawListCompiler: Sendable {
                 continue
             }
             passes[index] = nil  // `pass` holds the only reference to its items, so edits do not copy them
-            if !(stencilClipping && index == frameIndex) { Self.removeStencilClips(from: &pass) }
+            if !(stencilClipping && index == frameIndex) {
+                let count = pass.items.count
+                Self.removeStencilClips(from: &pass)
+                if pass.items.count != count { compileIndex = nil }  // builder indices no longer line up
+            }
             if pass.items.contains(where: { ImageTiling.needsTiling($0, maxTextureSize: maxTextureSize) }) {
+                compileIndex = nil
                 var tiled: [DrawItem] = []
                 tiled.reserveCapacity(pass.items.count)
                 for item in pass.items { ImageTiling.split(item, maxTextureSize: maxTextureSize, into: &tiled) }
@@ -115,6 +135,7 @@ package struct DrawListCompiler: Sendable {
                 if let layer { visibleLayers.insert(layer) }
                 if let surface = sampledSurface { sampled.insert(surface) }
             }
+            compileIndex?.recordCulled(culledIndices)
             if !culledIndices.isEmpty {
                 var kept: [DrawItem] = []
                 kept.reserveCapacity(pass.items.count - culledIndices.count)
@@ -196,6 +217,7 @@ package struct DrawListCompiler: Sendable {
                 }
             }
             (pass.drawOrder, pass.batches) = batcher.plan(pass.items, footprints: footprints, phases: phases)
+            compileIndex?.recordPlan(pass.drawOrder, phases: phases)
             statistics.batches += pass.batches.count
             compiled.append(pass)
         }

@@ -16,6 +16,9 @@ package struct RenderGraph: Sendable {
     package var rasterization = RasterizedSurfaces()
     /// What building the graph counted and timed; the backend adds what recording and the GPU did.
     package var statistics = FrameStatistics()
+    /// For a retained frame pass: which of its draws changed in recent frames (`DrawListRevision`); nil
+    /// when the graph was compiled without a retained frame.
+    package var revision: DrawListRevision?
 
     package init(passes: [RenderPass]) {
         self.passes = passes

@@ -64,6 +64,12 @@ package struct RenderGraphBuilder {
         package var evaluationNanoseconds: UInt64 = 0
         /// Whether a tiled layer's tile is still fading in (the next frame will look different).
         package var tilesFading = false
+        /// Whether the frame drew a 3D rendering context (its planes are sorted and split together, not
+        /// drawn layer by layer: such a frame is not retained, `RetainedFrame`).
+        package var drewRenderingContext3D = false
+        /// Whether the frame drew a tiled layer's tiles (whose fade-in follows the frame time, not
+        /// commits: such a frame is not retained, `RetainedFrame`).
+        package var drewTiledContents = false
         package init() {}
     }
 
@@ -74,29 +80,31 @@ package struct RenderGraphBuilder {
     }
 
     /// The graph for one frame at absolute time `time`, reporting animation progress into `animations`.
+    /// With a nonzero `generation`, every node visited records what it derived (`RetainedNodeRecord`)
+    /// under that generation, so `patch(_:tree:time:dirty:animations:)` can redraw parts of this frame.
     package func build(tree: RenderTree, root: LayerID, time: Double, clearColor: SIMD4<Float>,
-                       animations: inout AnimationState) -> RenderGraph {
+                       animations: inout AnimationState, generation: UInt64 = 0) -> RenderGraph {
         var items: [DrawItem] = []
         items.reserveCapacity(tree.nodes.count)
         var offscreen = OffscreenPasses()
         var rasterization = RasterizedSurfaces()
         rasterizationCache.beginFrame()
+        var layersVisited = 0
         if let rootNode = tree[root] {
-            // Root's superlayer space → pixels.
-            let toPixels = CATransform3DConcat(
-                CATransform3DMakeTranslation(-viewport.minX, -viewport.minY, 0),
-                CATransform3DMakeScale(scale, scale, 1))
             tileFades.beginFrame()
             var context = VisitContext(tree: tree, animations: animations, time: time)
+            context.generation = generation
             let (presentedRoot, rootTime) = presented(rootNode, parentTime: time, context: &context)
-            visit(presentedRoot, localTime: rootTime, parentSpace: toPixels, opacity: 1, clip: nil, contentsFlipped: false,
-                  context: &context, into: &items)
+            visitRecorded(rootNode, presented: presentedRoot, localTime: rootTime, parent: nil, parentSpace: rootToPixels, opacity: 1,
+                          clip: nil, contentsFlipped: false, context: &context, into: &items)
             animations = context.animations
             offscreen = context.offscreen
             rasterization = context.rasterization
+            layersVisited = context.layersVisited
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
         var graph = RenderGraph(passes: offscreen.passes + [pass])
+        graph.statistics.layersRecomputed = layersVisited
         rasterization.released = rasterizationCache.takeReleases()
         graph.rasterization = rasterization
         graph.statistics.rasterizeHits = rasterization.reused.count
@@ -109,6 +117,11 @@ package struct RenderGraphBuilder {
         return graph
     }
 
+    /// The root's superlayer space → pixels.
+    var rootToPixels: CATransform3D {
+        CATransform3DConcat(CATransform3DMakeTranslation(-viewport.minX, -viewport.minY, 0), CATransform3DMakeScale(scale, scale, 1))
+    }
+
     struct VisitContext {
         let tree: RenderTree
         var animations: AnimationState
@@ -116,6 +129,32 @@ package struct RenderGraphBuilder {
         var time: Double
         var offscreen = OffscreenPasses()
         var rasterization = RasterizedSurfaces()
+        /// The retained frame records are written for; 0: none.
+        var generation: UInt64 = 0
+        /// How many isolated layers (`visitIsolated`, `visitRasterized`) the visit is inside: their draws
+        /// go to a surface or a fold, not straight into the frame pass.
+        var isolationDepth = 0
+        /// Where the `items` array being filled starts in the frame pass (nonzero when patching).
+        var itemBase = 0
+        /// Layers presented and drawn (statistics: `layersRecomputed`).
+        var layersVisited = 0
+    }
+
+    /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the
+    /// context records a retained frame (`RetainedNodeRecord`).
+    func visitRecorded(_ committed: RenderNode, presented node: RenderNode, localTime: Double, parent: RenderNode?,
+                       parentSpace: CATransform3D, opacity: CGFloat, clip: Clip?, contentsFlipped: Bool,
+                       context: inout VisitContext, into items: inout [DrawItem]) {
+        context.layersVisited += 1
+        let firstItem = items.count, passesBefore = context.offscreen.passes.count
+        visit(node, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
+              context: &context, into: &items)
+        guard context.generation != 0 else { return }
+        committed.retained = RetainedNodeRecord(
+            generation: context.generation, parent: parent,
+            patchable: context.isolationDepth == 0 && context.offscreen.passes.count == passesBefore,
+            parentSpace: parentSpace, opacity: opacity, clipBox: clip.map(RetainedNodeRecord.ClipBox.init), contentsFlipped: contentsFlipped,
+            items: context.itemBase + firstItem ..< context.itemBase + items.count, zPosition: node.zPosition)
     }
 
     /// The node as it appears at its parent's time: its animations applied in its local time.
@@ -152,20 +191,29 @@ package struct RenderGraphBuilder {
         let ownOpacity = min(max(node.opacity, 0), 1)
         guard !node.isHidden, ownOpacity > 0, inherited > 0 else { return }
         if node.isTransformLayer {
+            context.animations.drewRenderingContext3D = true
             // Reached other than as a sublayer (the root, a mask): no perspective of a superlayer to see
             // the context through, so depth is taken in the parent's space as it is.
             visitRenderingContext3D(node, localTime: localTime, parentSpace: parentSpace, depthSpace: CATransform3DIdentity,
                                     opacity: inherited, clip: inheritedClip, contentsFlipped: contentsFlipped, context: &context, into: &items)
             return
         }
-        if !isolated && node.shouldRasterize,
-           visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
-                           contentsFlipped: contentsFlipped, context: &context, into: &items) {
-            return
+        if !isolated && node.shouldRasterize {
+            context.isolationDepth += 1
+            let rasterized = visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
+                                             contentsFlipped: contentsFlipped, context: &context, into: &items)
+            context.isolationDepth -= 1
+            if rasterized { return }
         }
         if !isolated && Self.needsIsolation(node, opacity: ownOpacity) {
+            if context.generation != 0, let maskID = node.mask, let mask = context.tree[maskID] {
+                // The mask is drawn inside the masked layer's isolation: a change to it redraws that layer.
+                mask.retained = RetainedNodeRecord(generation: context.generation, parent: context.tree[node.id])
+            }
+            context.isolationDepth += 1
             visitIsolated(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
                           contentsFlipped: contentsFlipped, context: &context, into: &items)
+            context.isolationDepth -= 1
             return
         }
         let opacity = isolated ? inherited : inherited * ownOpacity
@@ -281,6 +329,7 @@ package struct RenderGraphBuilder {
         if hasSize, let tiled = node.tiledContents {
             let plan = TiledContentsPlan.draws(of: tiled, at: context.time, fades: tileFades)
             if plan.isFading { context.animations.tilesFading = true }
+            context.animations.drewTiledContents = true
             let (minification, magnification) = (Self.filter(node.minificationFilter), Self.filter(node.magnificationFilter))
             for tile in plan.draws {
                 items.append(DrawItem(
@@ -331,18 +380,25 @@ package struct RenderGraphBuilder {
         if !node.sublayers.isEmpty {
             let sublayerSpace = CATransform3DConcat(Self.sublayerSpaceTransform(of: node), toPixels)
             let tree = context.tree
-            let children = Self.backToFront(node.sublayers.compactMap { tree[$0] }.map { presented($0, parentTime: localTime, context: &context) })
-            for (child, childTime) in children {
+            let committedNode = context.generation != 0 ? tree[node.id] : nil
+            let presentedChildren = node.sublayers.compactMap { tree[$0] }.map { committed -> (committed: RenderNode, presented: RenderNode, time: Double) in
+                let (child, childTime) = presented(committed, parentTime: localTime, context: &context)
+                return (committed, child, childTime)
+            }
+            let children = Self.backToFront(presentedChildren, zPosition: { $0.presented.zPosition })
+            for child in children {
                 // A transform layer's sublayers are planes of a 3D rendering context seen through this
                 // layer's sublayer transform (RenderGraphBuilder+RenderingContext3D.swift).
-                if child.isTransformLayer {
-                    visitRenderingContext3D(child, localTime: childTime, parentSpace: sublayerSpace,
+                if child.presented.isTransformLayer {
+                    context.animations.drewRenderingContext3D = true
+                    visitRenderingContext3D(child.presented, localTime: child.time, parentSpace: sublayerSpace,
                                             depthSpace: Self.sublayerSpaceTransform(of: node), opacity: opacity, clip: ownClip,
                                             contentsFlipped: contentsFlipped != node.isGeometryFlipped, context: &context, into: &items)
                     continue
                 }
-                visit(child, localTime: childTime, parentSpace: sublayerSpace, opacity: opacity, clip: ownClip,
-                      contentsFlipped: contentsFlipped != node.isGeometryFlipped, context: &context, into: &items)
+                visitRecorded(child.committed, presented: child.presented, localTime: child.time, parent: committedNode,
+                              parentSpace: sublayerSpace, opacity: opacity, clip: ownClip,
+                              contentsFlipped: contentsFlipped != node.isGeometryFlipped, context: &context, into: &items)
             }
         }
 
@@ -364,9 +420,14 @@ package struct RenderGraphBuilder {
 
     /// Presented sublayers back to front: by `zPosition`, stable; most layers keep their siblings at 0.
     static func backToFront(_ children: [(RenderNode, localTime: Double)]) -> [(RenderNode, localTime: Double)] {
-        guard children.contains(where: { $0.0.zPosition != 0 }) else { return children }
+        backToFront(children, zPosition: { $0.0.zPosition })
+    }
+
+    /// `children` back to front by the `zPosition` of each, stable.
+    static func backToFront<Child>(_ children: [Child], zPosition: (Child) -> CGFloat) -> [Child] {
+        guard children.contains(where: { zPosition($0) != 0 }) else { return children }
         return children.enumerated()
-            .sorted { $0.element.0.zPosition != $1.element.0.zPosition ? $0.element.0.zPosition < $1.element.0.zPosition : $0.offset < $1.offset }
+            .sorted { zPosition($0.element) != zPosition($1.element) ? zPosition($0.element) < zPosition($1.element) : $0.offset < $1.offset }
             .map(\.element)
     }
 

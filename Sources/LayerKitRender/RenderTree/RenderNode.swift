@@ -78,6 +78,10 @@ package final class RenderNode: @unchecked Sendable {
     /// Committed animations, in the order added.
     package var animations: [AnimationRecord] = []
 
+    /// What the graph builder derived for this node when it last drew it (`RetainedNodeRecord`), so a
+    /// later frame can redraw its subtree alone. Never copied to presentation copies.
+    var retained = RetainedNodeRecord()
+
     package init(id: LayerID) {
         self.id = id
     }

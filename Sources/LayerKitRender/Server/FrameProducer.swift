@@ -11,7 +11,13 @@ import LayerKit
 /// tiles of a tiled layer fading in) — a host with
 /// nothing committed and nothing animating renders nothing. Finished animations that are removed on
 /// completion leave the render tree here, without waiting for the model. Debug options start from
-/// `LK_DEBUG`. Cost: commit O(changes); frame O(visible layers + animations).
+/// `LK_DEBUG`.
+/// Frames are retained (`RetainedFrame`): a frame after one that was a lone frame pass, with the same
+/// root, settings and tree structure, redraws only the subtrees of layers committed to or animating
+/// (`RenderGraphBuilder.patch`) and patches the compiled lists (`DrawListCompiler.patch`); anything
+/// those cannot patch falls back to a full build or compile. `retainsFrames = false` builds every frame
+/// in full. Cost: commit O(changes); full frame O(visible layers + animations); patched frame
+/// O(changed subtrees + animations).
 package struct FrameProducer: Sendable {
     package private(set) var tree = RenderTree()
     package var root: LayerID?
@@ -19,6 +25,16 @@ package struct FrameProducer: Sendable {
     package var clearColor: SIMD4<Float> = .zero
     /// Culling, ordering, batching and the debug views, applied to every graph built.
     package var compiler = DrawListCompiler()
+    /// Whether frames patch the last one where they can (see the type's contract); false builds every
+    /// frame in full.
+    package var retainsFrames = true
+
+    /// The last frame, when the next may patch it.
+    private var retained: RetainedFrame?
+    /// The last generation handed to a full build (`RetainedNodeRecord`).
+    private var generation: UInt64 = 0
+    /// The last lineage of compiled draw lists handed out (`DrawListRevision`).
+    private var lineage: UInt64 = 0
 
     /// The debug views and switches in force (`DebugOptions`).
     package var debugOptions: DebugOptions {
@@ -69,6 +85,7 @@ package struct FrameProducer: Sendable {
         tree = RenderTree()
         // A new tree counts changes from zero again: bitmaps stamped by the old one cannot be trusted.
         builder.rasterizationCache.removeAll()
+        retained = nil
         if let snapshot { tree.apply(snapshot) }
         self.root = root
         hasPendingChanges = true
@@ -87,20 +104,66 @@ package struct FrameProducer: Sendable {
         }
         awaitingStart.formUnion(tree.newAnimations)
         tree.newAnimations.removeAll()
+        let changes = tree.takeChanges()
         var state = RenderGraphBuilder.AnimationState()
         state.awaitingStart = awaitingStart
         let buildStart = StageClock.now()
-        let built = builder.build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state)
-        let compileStart = StageClock.now()
-        var updated = Set<LayerID>()
-        if debugOptions.contains(.flashUpdates) {
-            updated = updatedLayers.union(state.animatedLayers)
-            updatedLayers.removeAll()
+        let settings = RetainedFrame.Settings(builder: builder, compiler: compiler, clearColor: clearColor)
+        var frame = retained
+        retained = nil  // the patch edits the frame's arrays in place only when nothing else holds them
+        var graph: RenderGraph
+        var compileStart: UInt64
+        if retainsFrames, !changes.structureChanged, var patching = frame.take(),
+           patching.root == root, patching.settings == settings,
+           let patch = builder.patch(&patching, tree: tree, time: time, dirty: changes.dirty, animated: tree.animatedLayers,
+                                     animations: &state) {
+            compileStart = StageClock.now()
+            if let rewritten = compiler.patch(&patching.graph, index: patching.index, items: patching.items, replaced: patch.replaced) {
+                patching.graph.revision?.advance(changed: rewritten)
+                patching.graph.statistics.quadsRecompiled = patch.replaced.count
+            } else {
+                var index: CompileIndex?
+                patching.graph = compiler.compile(RenderGraph(passes: [RenderPass(
+                    name: "frame", target: .frame(width: builder.targetWidth, height: builder.targetHeight), clearColor: clearColor,
+                    items: patching.items)]), index: &index)
+                patching.graph.statistics.quadsRecompiled = patching.items.count
+                if let index { patching.index = index }
+                lineage &+= 1
+                patching.graph.revision = DrawListRevision(lineage: lineage)
+            }
+            patching.graph.statistics.layersRecomputed = patch.layersVisited
+            graph = patching.graph
+            retained = patching
+        } else {
+            // A full build (a patch that gave up may have evaluated some animations: start again).
+            state = RenderGraphBuilder.AnimationState()
+            state.awaitingStart = awaitingStart
+            generation &+= 1
+            let built = builder.build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state,
+                                      generation: retainsFrames ? generation : 0)
+            compileStart = StageClock.now()
+            var updated = Set<LayerID>()
+            if debugOptions.contains(.flashUpdates) {
+                updated = updatedLayers.union(state.animatedLayers)
+                updatedLayers.removeAll()
+            }
+            let items = built.passes.count == 1 ? built.passes[0].items : []
+            let rendered = built.rasterization.rendered
+            var index: CompileIndex?
+            graph = compiler.compile(consume built, updatedLayers: updated, index: &index)
+            // Bitmaps whose pass culling dropped were never drawn: the cache must not count on them.
+            builder.rasterizationCache.forget(rendered.filter { graph.rasterization.rendered[$0.key] == nil }.map(\.value.entry))
+            graph.statistics.quadsRecompiled = items.count
+            // A frame using rasterized bitmaps is not retained: the cache's bookkeeping is per full build.
+            if retainsFrames, let index, graph.rasterization.isEmpty {
+                lineage &+= 1
+                graph.revision = DrawListRevision(lineage: lineage)
+                retained = RetainedFrame(generation: generation, root: root, items: items, graph: graph, index: index, settings: settings)
+            }
         }
-        let rendered = built.rasterization.rendered
-        var graph = compiler.compile(consume built, updatedLayers: updated)
-        // Bitmaps whose pass culling dropped were never drawn: the cache must not count on them.
-        builder.rasterizationCache.forget(rendered.filter { graph.rasterization.rendered[$0.key] == nil }.map(\.value.entry))
+        // Tiles fade in by the frame time (and are remembered only while drawn), and a 3D context's
+        // planes are sorted and split together: patching layer by layer would miss both.
+        if state.drewTiledContents || state.drewRenderingContext3D { retained = nil }
         let compileEnd = StageClock.now()
         graph.statistics.cpuTime.commitApply = StageClock.seconds(commitApplyNanoseconds)
         graph.statistics.cpuTime.animation = StageClock.seconds(state.evaluationNanoseconds)

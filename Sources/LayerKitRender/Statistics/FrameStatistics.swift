@@ -22,6 +22,13 @@ public struct FrameStatistics: Equatable, Sendable {
     /// Quads dropped because later opaque quads paint over every pixel of theirs.
     public var quadsCulledOccluded = 0
 
+    /// Layers the graph builder presented and drew this frame: every visible layer on a full build, only
+    /// the changed subtrees on an incremental one (`RetainedFrame`).
+    public var layersRecomputed = 0
+    /// Builder draws the list compiler culled, ordered and batched this frame: all of them on a full
+    /// compile, only the changed ones when it patched the last frame's lists.
+    public var quadsRecompiled = 0
+
     // MARK: Recording
 
     /// Instanced draw calls recorded (`vkCmdDraw`).
@@ -49,6 +56,9 @@ public struct FrameStatistics: Equatable, Sendable {
 
     // MARK: Memory
 
+    /// Bytes of per-draw instance data the backend wrote this frame: every draw's after a full compile,
+    /// only the rewritten draws' when the backend's buffer held the frame pass's earlier revision.
+    public var instanceBytesWritten = 0
     /// Images uploaded this frame (whole textures, tiles and atlas placements); resident ones cost nothing.
     public var imagesUploaded = 0
     /// Texel bytes uploaded this frame.

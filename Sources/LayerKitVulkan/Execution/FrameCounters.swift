@@ -21,6 +21,8 @@ package struct FrameCounters: Equatable, Sendable, CustomStringConvertible {
     package var offscreenTargetBytes = 0
     /// CPU seconds spent recording (uploads included).
     package var recordTime: Double = 0
+    /// Bytes of instance data written into the frame's instance buffer (`FrameStatistics.instanceBytesWritten`).
+    package var instanceBytesWritten = 0
 
     /// Render passes into offscreen surfaces.
     package var offscreenPasses: Int { offscreenReasons.count }
@@ -66,6 +68,7 @@ extension FrameStatistics {
         result.bytesUploaded = counters.bytesUploaded
         result.offscreenTargetBytes = counters.offscreenTargetBytes
         result.cpuTime.record = counters.recordTime
+        result.instanceBytesWritten = counters.instanceBytesWritten
         return result
     }
 }

@@ -24,7 +24,9 @@ import LayerKitRender
 /// pass nobody compiled batches consecutive items with equal texture bindings and blend modes). After the
 /// instances come the color stops of the frame's gradient items (`GradientPaint.stopWords`), each item's
 /// instance pointing at its first word (`LayerInstance.gradientStopWord`), so gradients batch with
-/// untextured draws and need no binding of their own. Depth:
+/// untextured draws and need no binding of their own. Each frame in flight keeps its own instance buffer
+/// and the `DrawListRevision` it holds: a graph without gradients that is a later revision of the same
+/// retained frame pass rewrites only the draws changed since (same order, same slots). Depth:
 /// a frame target with a depth attachment (`FramebufferTarget.hasDepth`) is drawn with the depth render
 /// pass and the pipeline of each batch's `DepthPhase`; a depth-ordered pass needs such a target.
 /// Stencil: in such a target every frame-pass draw tests the stencil against its batch's
@@ -33,8 +35,8 @@ import LayerKitRender
 /// without a stencil are refused. An
 /// empty graph still clears the target to transparent black, so a readback always has defined pixels.
 /// A graph that breaks `RenderGraph.invariantViolations` is refused before anything is recorded.
-/// Cost: O(items) CPU; 256 bytes of instance data per item, plus 16 bytes per gradient stop and per four
-/// locations; one draw call per batch; one render pass per
+/// Cost: O(items) CPU; 256 bytes of instance data per item written (per changed item for a later
+/// revision), plus 16 bytes per gradient stop and per four locations; one draw call per batch; one render pass per
 /// graph pass; surface images only when the pool has none of the size free.
 final class GraphExecutor {
     private let device: VulkanDevice
@@ -72,6 +74,13 @@ final class GraphExecutor {
 
     /// The surface pool's counts (all zero before the first offscreen pass).
     var surfacePoolStatistics: SurfacePool.Statistics { surfaceResources?.pool.statistics ?? SurfacePool.Statistics() }
+
+    /// Copies one instance into the mapped instance buffer at `destination`.
+    private static func write(_ instance: LayerInstance, to destination: UnsafeMutableRawPointer, stride: Int) {
+        withUnsafeBytes(of: instance) { bytes in
+            destination.copyMemory(from: bytes.baseAddress!, byteCount: min(bytes.count, stride))
+        }
+    }
 
     /// Records `graph` into `target`, a framebuffer of this executor's render pass (its depth render pass
     /// when `target.hasDepth`).
@@ -144,30 +153,44 @@ final class GraphExecutor {
         guard let instanceBuffer = frame.instanceBuffer, let instanceSet = frame.instanceSet, let base = instanceBuffer.mapped else {
             preconditionFailure("frame \(frame.index) has no mapped instance buffer")
         }
-        var index = 0
-        var nextStopWord = total * stride / wordStride
-        for (pass, plan) in zip(graph.passes, plans) {
-            for itemIndex in plan.order {
-                let item = pass.items[itemIndex]
-                var instance = item.instance
-                if let surface = item.texture?.surface, let assigned = surfaces.bySurface[surface] {
-                    // uv 0…1 means the pass's pixels, the top-left part of the pooled image.
-                    let sx = Float(assigned.width) / Float(assigned.image.width), sy = Float(assigned.height) / Float(assigned.image.height)
-                    instance.uv *= SIMD4(sx, sy, sx, sy)
-                }
-                if let gradient = item.gradient {
-                    instance.gradientStopWord = UInt32(nextStopWord)
-                    gradient.stopWords.withUnsafeBytes { words in
-                        (base + nextStopWord * wordStride).copyMemory(from: words.baseAddress!, byteCount: words.count)
-                    }
-                    nextStopWord += gradient.stopWordCount
-                }
-                withUnsafeBytes(of: instance) { bytes in
-                    (base + index * stride).copyMemory(from: bytes.baseAddress!, byteCount: min(bytes.count, stride))
-                }
-                index += 1
+        if let revision = graph.revision, graph.passes.count == 1, stopWords == 0,
+           let changed = revision.changes(since: frame.instanceRevision) {
+            // The buffer holds an earlier revision of these draw lists (same order): rewrite what changed.
+            let pass = graph.passes[0]
+            var position = [Int](repeating: 0, count: pass.items.count)
+            for (slot, itemIndex) in plans[0].order.enumerated() { position[itemIndex] = slot }
+            // Over several revisions the same draws usually changed each time: write each once.
+            let unique = revision.recentChanges.count > 1 ? Array(Set(changed)) : changed
+            for itemIndex in unique {
+                Self.write(pass.items[itemIndex].instance, to: base + position[itemIndex] * stride, stride: stride)
             }
+            counters.instanceBytesWritten = unique.count * stride
+        } else {
+            var index = 0
+            var nextStopWord = total * stride / wordStride
+            for (pass, plan) in zip(graph.passes, plans) {
+                for itemIndex in plan.order {
+                    let item = pass.items[itemIndex]
+                    var instance = item.instance
+                    if let surface = item.texture?.surface, let assigned = surfaces.bySurface[surface] {
+                        // uv 0…1 means the pass's pixels, the top-left part of the pooled image.
+                        let sx = Float(assigned.width) / Float(assigned.image.width), sy = Float(assigned.height) / Float(assigned.image.height)
+                        instance.uv *= SIMD4(sx, sy, sx, sy)
+                    }
+                    if let gradient = item.gradient {
+                        instance.gradientStopWord = UInt32(nextStopWord)
+                        gradient.stopWords.withUnsafeBytes { words in
+                            (base + nextStopWord * wordStride).copyMemory(from: words.baseAddress!, byteCount: words.count)
+                        }
+                        nextStopWord += gradient.stopWordCount
+                    }
+                    Self.write(instance, to: base + index * stride, stride: stride)
+                    index += 1
+                }
+            }
+            counters.instanceBytesWritten = total * stride + stopWords * wordStride
         }
+        frame.instanceRevision = graph.revision
         counters.instances = total
 
         let passes = graph.passes.isEmpty

@@ -15,6 +15,8 @@ final class FrameContext {
     var serial: UInt64 = 0
     /// Per-frame instance data (`LayerInstance.stride` bytes per instance) and its set-0 descriptor.
     private(set) var instanceBuffer: GPUBuffer?
+    /// The draw-list revision whose instances the buffer holds (`DrawListRevision`); nil: unknown.
+    var instanceRevision: DrawListRevision?
     private(set) var instanceSet: DescriptorAllocator.Allocation?
     /// Where the frame's image is copied for `readback()`.
     var readbackBuffer: GPUBuffer?
@@ -113,5 +115,6 @@ final class FrameContext {
             vkUpdateDescriptorSets(device.handle, 1, &write, 0, nil)
         }
         instanceBuffer = buffer
+        instanceRevision = nil
     }
 }

@@ -1,0 +1,69 @@
+/// What `DrawListCompiler` decided for a frame pass, kept so the next frame can patch the compiled pass
+/// instead of compiling it again (`DrawListCompiler.patch`).
+///
+/// Recorded only for a graph that is a lone frame pass compiled without debug options or tiling: then
+/// every builder draw is either culled or kept at a known index of the compiled pass.
+/// Holds: each builder draw's compiled index, the draws that occlude (by builder index; a change that
+/// could be hidden by one of them, or that is one, cannot be patched), and whether the plan kept the
+/// non-opaque draws in painter's order (so replacing one by a draw of the same batch key and phase keeps
+/// the plan valid whatever its footprint). Cost: O(n) when the pass is compiled in full.
+package struct CompileIndex: Sendable {
+    /// For each builder draw, its index in the compiled pass; -1 for a culled one.
+    package private(set) var compiledIndex: [Int32]
+    /// Draws that may hide earlier ones (`OcclusionCuller` occluders), by builder index, with their rects.
+    package private(set) var occluders: [(index: Int, rect: PixelRect)] = []
+    /// Whether the plan draws every non-opaque draw in painter's order (no batch reordering).
+    package private(set) var translucentInPainterOrder = true
+    /// Whether the pass is depth-ordered (opaque draws first, with their own depth).
+    package private(set) var depthOrdered = false
+    package let targetWidth: Int
+    package let targetHeight: Int
+    /// Occluders smaller than this (pixels) are ignored by the culler, as `OcclusionCuller.minimumOccluderArea`.
+    package let minimumOccluderArea: Int
+
+    init(_ pass: RenderPass, occlusion: OcclusionCuller) {
+        targetWidth = pass.target.width
+        targetHeight = pass.target.height
+        minimumOccluderArea = occlusion.minimumOccluderArea
+        compiledIndex = Array(0..<Int32(pass.items.count))
+        for (index, item) in pass.items.enumerated() {
+            if let rect = occluderRect(of: item) { occluders.append((index, rect)) }
+        }
+    }
+
+    /// The rect `item` occludes with, when the culler would use it.
+    func occluderRect(of item: DrawItem) -> PixelRect? {
+        guard let rect = OcclusionCuller.occluderRect(of: item, targetWidth: targetWidth, targetHeight: targetHeight),
+              rect.width * rect.height >= minimumOccluderArea else { return nil }
+        return rect
+    }
+
+    /// Records which builder draws were culled (ascending indices).
+    mutating func recordCulled(_ culled: [Int]) {
+        guard !culled.isEmpty else { return }
+        var next = 0
+        var kept: Int32 = 0
+        for index in compiledIndex.indices {
+            if next < culled.count && culled[next] == index {
+                compiledIndex[index] = -1
+                next += 1
+            } else {
+                compiledIndex[index] = kept
+                kept += 1
+            }
+        }
+    }
+
+    /// Records the plan's order (compiled indices) and phases.
+    mutating func recordPlan(_ order: [Int], phases: [DepthPhase]?) {
+        depthOrdered = phases != nil
+        var last = -1
+        for index in order where phases?[index] != .opaque {
+            if index < last {
+                translucentInPainterOrder = false
+                return
+            }
+            last = index
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import LayerKit
+
+/// Incremental frames: redrawing only the subtrees that changed since the last retained frame.
+///
+/// Input: the last frame's frame-pass draws (`RetainedFrame.items`, built by `build` with a
+/// generation, so every visited node holds a `RetainedNodeRecord`), the render tree now, the frame time,
+/// and the layers that may look different — those committed to since (`dirty`), and those with
+/// animations (`animated`).
+/// Output: the draws patched in place and the indices that changed with their old draws (for
+/// `DrawListCompiler.patch`), or nil when the frame must be built in full instead.
+/// Algorithm: each dirty layer that the last frame drew climbs to its nearest patchable node (itself,
+/// unless it is drawn inside an isolated ancestor's surface or fold); patch roots inside another root's
+/// subtree are dropped. Each root is presented at its parent's local time (recomputed along its
+/// ancestors, whose timing did not change) and drawn by the same `visit` as a full build, from the
+/// inputs its record holds — a clean ancestor's transform, opacity and clip are what they were. Its new
+/// draws replace its range when they are as many and belong to the same layers in the same order, its
+/// `zPosition` is unchanged (sibling order), it made no offscreen pass, and no old or new draw is a
+/// stencil clip command or inside one (their levels depend on enclosing brackets); otherwise nil. Nil too when
+/// the changed layers exceed a quarter of the last frame's draws (`patchRootsPerDrawLimit`): then most
+/// of the frame changes, and a full walk redraws it for less than patching it piece by piece.
+/// Layers not drawn last frame (under a hidden or transparent ancestor) stay undrawn, as a full build
+/// would leave them. Cost: O(dirty layers × depth + nodes in the patched subtrees).
+extension RenderGraphBuilder {
+    /// A patch gives up for a full build beyond one root per this many of the last frame's draws.
+    static let patchRootsPerDrawLimit = 4
+
+    /// A draw the patch replaced: its index in the frame pass and what it was.
+    package typealias ReplacedDraw = (index: Int, old: DrawItem)
+
+    /// Redraws the subtrees of `dirty` and `animated` layers in `frame` (see the extension's contract). Nil: build the frame in full
+    /// (`frame` and the records may then be partly updated; the full build replaces both).
+    package func patch(_ frame: inout RetainedFrame, tree: RenderTree, time: Double, dirty: Set<LayerID>,
+                       animated: Set<LayerID>, animations: inout AnimationState) -> (replaced: [ReplacedDraw], layersVisited: Int)? {
+        let generation = frame.generation
+        // Patching a subtree costs more than drawing it in a full walk (records, comparisons): when the
+        // roots are a large share of last frame's draws, the full build is the cheaper frame. Every
+        // changed layer might be a root of its own: give up at once when they alone are too many.
+        let rootLimit = frame.items.count / Self.patchRootsPerDrawLimit
+        guard dirty.count <= rootLimit && animated.count <= rootLimit - dirty.count else { return nil }
+        frame.patchSerial &+= 1
+        let serial = frame.patchSerial
+        // Patch roots, with where their draws start (sorting on a copy of the key, not the record).
+        var roots: [(start: Int, node: RenderNode)] = []
+        for layers in [dirty, animated] {
+            for layer in layers {
+                guard var node = tree[layer], node.retained.generation == generation else { continue }
+                while !node.retained.patchable {
+                    guard let up = node.retained.parent, up.retained.generation == generation else { return nil }
+                    node = up
+                }
+                if node.retained.patchSerial != serial {
+                    node.retained.patchSerial = serial
+                    roots.append((node.retained.items.lowerBound, node))
+                }
+            }
+        }
+        if roots.count > 1 {
+            // A root inside another root's subtree is redrawn by that one.
+            roots.removeAll { root in
+                var ancestor = root.node.retained.parent
+                while let node = ancestor {
+                    if node.retained.patchSerial == serial { return true }
+                    ancestor = node.retained.parent
+                }
+                return false
+            }
+            roots.sort { $0.start < $1.start }
+        }
+
+        var replaced: [ReplacedDraw] = []
+        var scratch: [DrawItem] = []
+        var context = VisitContext(tree: tree, animations: animations, time: time)
+        context.generation = generation
+        for (start, node) in roots {
+            let record = node.retained
+            let (presentedNode, localTime) = presented(node, parentTime: localTime(of: record.parent, time: time), context: &context)
+            guard presentedNode.zPosition == record.zPosition else { return nil }
+            scratch.removeAll(keepingCapacity: true)
+            context.itemBase = start
+            visitRecorded(node, presented: presentedNode, localTime: localTime, parent: record.parent, parentSpace: record.parentSpace,
+                          opacity: record.opacity, clip: record.clip, contentsFlipped: record.contentsFlipped,
+                          context: &context, into: &scratch)
+            node.retained.patchSerial = serial
+            guard context.offscreen.passes.isEmpty, context.rasterization.isEmpty, scratch.count == record.items.count else { return nil }
+            for (offset, item) in scratch.enumerated() {
+                let index = start + offset
+                // Enclosing stencil brackets raise levels after a subtree is drawn: leave stencil clips to full builds.
+                guard frame.items[index].layer == item.layer, Self.isUnstencilled(frame.items[index]), Self.isUnstencilled(item)
+                else { return nil }
+                if frame.items[index] != item {
+                    replaced.append((index, frame.items[index]))
+                    frame.items[index] = item
+                }
+            }
+        }
+        animations = context.animations
+        return (replaced, context.layersVisited)
+    }
+
+    /// Whether `item` is neither a stencil clip command nor inside a stencil clip.
+    private static func isUnstencilled(_ item: DrawItem) -> Bool {
+        item.stencilCommand == nil && item.stencilLevel == 0
+    }
+
+    /// The local time of `node` at absolute time `time`: its ancestors' timings applied from the root
+    /// down (`time` itself for nil, the root's superlayer).
+    private func localTime(of node: RenderNode?, time: Double) -> Double {
+        guard let node else { return time }
+        return node.timing.localTime(fromParentTime: localTime(of: node.retained.parent, time: time))
+    }
+}

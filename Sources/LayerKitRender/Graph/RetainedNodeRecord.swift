@@ -1,0 +1,41 @@
+import LayerKit
+
+/// What the graph builder derived for one render node in the frame it last drew it: the inputs its
+/// visit had (everything a layer inherits from its ancestors) and where its subtree's draws landed.
+///
+/// Written by `RenderGraphBuilder` for every node it visits while building a retained frame
+/// (`RetainedFrame`); read by `RenderGraphBuilder.patch(_:tree:time:dirty:animations:)`, which redraws a
+/// changed node's subtree from these inputs without walking its ancestors or siblings. A record belongs
+/// to the frame whose `generation` it carries; records of older frames describe nothing.
+struct RetainedNodeRecord {
+    /// The retained frame that wrote it; 0: never drawn.
+    var generation: UInt64 = 0
+    /// The node's superlayer in the drawn tree (for a mask layer: the masked layer); nil for the root.
+    /// A reference, so climbing to ancestors costs no lookups (a node never refers to its children, so
+    /// this makes no cycle).
+    var parent: RenderNode?
+    /// The last patch that chose this node as a root (`RenderGraphBuilder.patch`).
+    var patchSerial: UInt64 = 0
+    /// Whether the subtree's draws are a contiguous range of the frame pass (`items`) that can be
+    /// redrawn alone: not drawn inside an isolated ancestor's surface or fold, and making no offscreen
+    /// pass itself.
+    var patchable = false
+    /// The visit's inputs: the parent's sublayer space → pixels, the opacity folded down from ancestors,
+    /// the analytic clip in force, and whether contents lay out mirrored.
+    var parentSpace = CATransform3DIdentity
+    var opacity: CGFloat = 1
+    /// Boxed: most layers have no clip, and a clip is larger than the rest of the record.
+    var clipBox: ClipBox?
+    var clip: RenderGraphBuilder.Clip? { clipBox?.clip }
+    var contentsFlipped = false
+    /// The subtree's draws in the frame pass (empty where it draws nothing).
+    var items: Range<Int> = 0..<0
+    /// The presented `zPosition` it was ordered among its siblings by.
+    var zPosition: CGFloat = 0
+
+    /// An analytic clip kept by reference.
+    final class ClipBox {
+        let clip: RenderGraphBuilder.Clip
+        init(_ clip: RenderGraphBuilder.Clip) { self.clip = clip }
+    }
+}

@@ -1,0 +1,394 @@
+import Foundation
+import LayerKitTestSupport
+import XCTest
+@testable import LayerKitRender
+
+/// Retained, incremental frames (issue 5): a frame after a committed or animated change redraws only
+/// the changed subtrees (`FrameStatistics.layersRecomputed`) and recompiles only the changed draws
+/// (`quadsRecompiled`), and what it hands out is exactly what a full build and compile would.
+///
+/// The counting scene: a 1000 × 1000 root with 100 panels (10 × 10 grid of 100 × 100) of 99 leaves
+/// each (11 × 9 grid of 8 × 8 at a 9-point pitch): 1 + 100 + 9,900 = 10,001 layers, every one with a
+/// background, so a full frame visits 10,001 layers and draws 10,001 quads. Panels are translucent: an
+/// opaque 100 × 100 panel occludes, and a change to an occluder recompiles every draw.
+final class RetainedFrameTests: XCTestCase {
+    override func tearDown() {
+        CATransaction.flush()
+        super.tearDown()
+    }
+
+    /// A scene whose commits reach `FrameProducer`s: `retained` patches frames, `full` builds each in full.
+    private final class Pair {
+        let root = CALayer()
+        let receiver = CommitInbox()
+        var retained: FrameProducer
+        var full: FrameProducer
+        /// Frames the retained producer patched (redrew fewer layers than the full build).
+        var patchedFrames = 0
+
+        init(width: Int, height: Int, depthTesting: Bool = false, stencilClipping: Bool = false, build: (CALayer) -> Void) {
+            CATransaction.flush()
+            root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+            root.anchorPoint = .zero
+            build(root)
+            CATransaction.flush()
+            let root = self.root
+            func producer() -> FrameProducer {
+                var producer = FrameProducer(builder: RenderGraphBuilder(
+                    targetWidth: width, targetHeight: height, viewport: CGRect(x: 0, y: 0, width: width, height: height), scale: 1),
+                    debugOptions: [])
+                producer.compiler.depthTesting = depthTesting
+                producer.compiler.stencilClipping = stencilClipping
+                producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
+                return producer
+            }
+            retained = producer()
+            full = producer()
+            full.retainsFrames = false
+            _ = receiver.take()
+        }
+
+        /// Commits the implicit transaction (actions off) and applies it to both producers.
+        func commit(_ changes: () -> Void = {}) {
+            CATransaction.begin()
+            CATransaction.setDisableActions(true)
+            changes()
+            CATransaction.commit()
+            CATransaction.flush()
+            for packet in receiver.take() {
+                retained.apply(packet)
+                full.apply(packet)
+            }
+        }
+
+        /// Both producers' frames at `time`; fails the test where they differ.
+        @discardableResult
+        func frame(at time: Double, file: StaticString = #filePath, line: UInt = #line) -> RenderGraph {
+            let (patched, _) = retained.produceFrame(at: time)
+            let (built, _) = full.produceFrame(at: time)
+            assertSame(patched, built, "frame at \(time)", file: file, line: line)
+            if patched.statistics.layersRecomputed < built.statistics.layersRecomputed { patchedFrames += 1 }
+            return patched
+        }
+    }
+
+    /// Everything a backend draws from, and every counter but the times and recompute counts.
+    private static func assertSame(_ a: RenderGraph, _ b: RenderGraph, _ message: String, file: StaticString, line: UInt) {
+        XCTAssertEqual(a.passes.count, b.passes.count, message, file: file, line: line)
+        for (pa, pb) in zip(a.passes, b.passes) {
+            XCTAssertEqual(pa.target, pb.target, message, file: file, line: line)
+            XCTAssertEqual(pa.items.count, pb.items.count, message, file: file, line: line)
+            let firstDifference = zip(pa.items, pb.items).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            XCTAssertNil(firstDifference, "\(message): items differ from index \(firstDifference ?? -1)", file: file, line: line)
+            XCTAssertEqual(pa.drawOrder, pb.drawOrder, message, file: file, line: line)
+            XCTAssertEqual(pa.batches, pb.batches, message, file: file, line: line)
+            XCTAssertEqual(pa.depthOrdered, pb.depthOrdered, message, file: file, line: line)
+            XCTAssertEqual(pa.culled, pb.culled, message, file: file, line: line)
+        }
+        var sa = a.statistics, sb = b.statistics
+        sa.cpuTime = .init(); sb.cpuTime = .init()
+        sa.layersRecomputed = 0; sb.layersRecomputed = 0
+        sa.quadsRecompiled = 0; sb.quadsRecompiled = 0
+        XCTAssertEqual(sa, sb, message, file: file, line: line)
+    }
+
+    private static let grey = CGColor(red: 0.2, green: 0.2, blue: 0.2, alpha: 1)
+
+    /// The counting scene (see the type's doc); returns the panels.
+    private static func panels(in root: CALayer) -> [CALayer] {
+        (0..<100).map { p in
+            let panel = CALayer()
+            panel.frame = CGRect(x: CGFloat(p % 10) * 100, y: CGFloat(p / 10) * 100, width: 100, height: 100)
+            panel.backgroundColor = CGColor(red: 0.2, green: 0.2, blue: 0.2, alpha: 0.5)
+            for k in 0..<99 {
+                let leaf = CALayer()
+                leaf.frame = CGRect(x: 1 + CGFloat(k % 11) * 9, y: 1 + CGFloat(k / 11) * 9, width: 8, height: 8)
+                leaf.backgroundColor = CGColor(red: CGFloat(k) / 98, green: 0.5, blue: CGFloat(p) / 99, alpha: 1)
+                panel.addSublayer(leaf)
+            }
+            root.addSublayer(panel)
+            return panel
+        }
+    }
+
+    func testOneAnimatedLeafInTenThousandLayersRecomputesThatLeafOnly() {
+        var panels: [CALayer] = []
+        let pair = Pair(width: 1000, height: 1000) { root in
+            root.backgroundColor = Self.grey
+            panels = Self.panels(in: root)
+        }
+        let leaf = panels[37].sublayers![5]
+        pair.frame(at: 999)
+        pair.commit {
+            let slide = CABasicAnimation(keyPath: "position.x")
+            slide.byValue = 50
+            slide.beginTime = 1000
+            slide.duration = 10
+            leaf.add(slide, forKey: "slide")
+        }
+        // The commit added an animation (not the structure), so only the leaf is redrawn, already.
+        let first = pair.frame(at: 1001)
+        XCTAssertEqual(first.statistics.layersRecomputed, 1)
+        let second = pair.frame(at: 1002)
+        XCTAssertEqual(second.statistics.layersRecomputed, 1)
+        XCTAssertEqual(second.statistics.quadsRecompiled, 1, "only the leaf's background moved")
+        // The leaf's background: panel 37 is at (700, 300), leaf 5 at (46, 1) in it; at 1002 it has
+        // moved 50 · 0.2 = 10 points right. Column 3 of localToClip is the layer origin in clip space.
+        let origin = second.passes[0].items.first { $0.layer == leaf.layerID }?.instance.localToClip.3
+        XCTAssertEqual(Double((origin?.x ?? -9) + 1) * 500, 756, accuracy: 1e-3)
+        XCTAssertEqual(Double((origin?.y ?? -9) + 1) * 500, 301, accuracy: 1e-3)
+    }
+
+    func testFullFrameRecomputesEveryLayer() {
+        let pair = Pair(width: 1000, height: 1000) { root in
+            root.backgroundColor = Self.grey
+            _ = Self.panels(in: root)
+        }
+        let frame = pair.frame(at: 1)
+        XCTAssertEqual(frame.statistics.layersRecomputed, 10_001)
+        XCTAssertEqual(frame.statistics.quadsRecompiled, 10_001)
+    }
+
+    func testCommitToAPanelRecomputesThatPanelsSubtreeOnly() {
+        var panels: [CALayer] = []
+        let pair = Pair(width: 1000, height: 1000) { root in
+            root.backgroundColor = Self.grey
+            panels = Self.panels(in: root)
+        }
+        pair.frame(at: 1)
+        pair.commit { panels[12].position.x += 3 }
+        let moved = pair.frame(at: 2)
+        XCTAssertEqual(moved.statistics.layersRecomputed, 100, "the panel and its 99 leaves")
+        XCTAssertEqual(moved.statistics.quadsRecompiled, 100)
+        pair.commit { panels[12].backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 0.5) }
+        let recolored = pair.frame(at: 3)
+        XCTAssertEqual(recolored.statistics.layersRecomputed, 100)
+        XCTAssertEqual(recolored.statistics.quadsRecompiled, 1, "only the panel's own background changed")
+        let idle = pair.frame(at: 4)
+        XCTAssertEqual(idle.statistics.layersRecomputed, 0)
+        XCTAssertEqual(idle.statistics.quadsRecompiled, 0)
+        // An opaque 100 × 100 background occludes (10,000 pixels ≥ the culler's 64 × 64): what it hides
+        // may change, so the lists are compiled in full, though only the panel's subtree is redrawn.
+        pair.commit { panels[12].backgroundColor = Self.grey }
+        let occluding = pair.frame(at: 5)
+        XCTAssertEqual(occluding.statistics.layersRecomputed, 100)
+        XCTAssertEqual(occluding.statistics.quadsRecompiled, 10_001)
+    }
+
+    func testChangingMostLayersBuildsInFull() {
+        var panels: [CALayer] = []
+        let pair = Pair(width: 1000, height: 1000) { root in
+            root.backgroundColor = Self.grey
+            panels = Self.panels(in: root)
+        }
+        pair.frame(at: 1)
+        // 30 panels × 99 leaves = 2,970 changed layers > 10,001 / 4: cheaper as one full walk.
+        pair.commit {
+            for panel in panels.prefix(30) {
+                for leaf in panel.sublayers ?? [] { leaf.position.y += 1 }
+            }
+        }
+        XCTAssertEqual(pair.frame(at: 2).statistics.layersRecomputed, 10_001)
+        // 20 panels' leaves, 1,980 changed layers (≤ 2,500): patched, one root each.
+        pair.commit {
+            for panel in panels.prefix(20) {
+                for leaf in panel.sublayers ?? [] { leaf.position.y += 1 }
+            }
+        }
+        XCTAssertEqual(pair.frame(at: 3).statistics.layersRecomputed, 1_980)
+    }
+
+    func testStructureChangeBuildsInFull() {
+        var panels: [CALayer] = []
+        let pair = Pair(width: 1000, height: 1000) { root in
+            root.backgroundColor = Self.grey
+            panels = Self.panels(in: root)
+        }
+        pair.frame(at: 1)
+        pair.commit { panels[3].sublayers?.first?.removeFromSuperlayer() }
+        let frame = pair.frame(at: 2)
+        XCTAssertEqual(frame.statistics.layersRecomputed, 10_000)
+        XCTAssertEqual(frame.passes[0].items.count, 10_000)
+    }
+
+    /// A small scene with the features a patch must reproduce: nested transforms, rotation, a rounded
+    /// clip inside a rotated clip, flipped geometry with contents, borders, folded group opacity, hidden
+    /// layers, zPosition order, and animations of position, rotation, opacity and color; frames from the
+    /// retained producer must equal full builds after each of a series of commits.
+    private func assertPatchedFramesEqualFullBuilds(depthTesting: Bool, file: StaticString = #filePath, line: UInt = #line) {
+        var layers: [CALayer] = []
+        let image = TinyScene.solidImage(side: 8, (0, 255, 0, 255))
+        let pair = Pair(width: 200, height: 160, depthTesting: depthTesting) { root in
+            root.backgroundColor = Self.grey
+            for p in 0..<4 {
+                let panel = CALayer()
+                panel.frame = CGRect(x: 10 + CGFloat(p) * 45, y: 20, width: 40, height: 100)
+                panel.backgroundColor = CGColor(red: 0.3, green: 0.1 * CGFloat(p), blue: 0.4, alpha: p == 2 ? 0.5 : 1)
+                panel.masksToBounds = p % 2 == 0
+                panel.cornerRadius = p == 0 ? 6 : 0
+                panel.isGeometryFlipped = p == 3
+                if p == 1 { panel.transform = CATransform3DMakeRotation(0.3, 0, 0, 1) }
+                panel.borderWidth = p == 2 ? 2 : 0
+                root.addSublayer(panel)
+                layers.append(panel)
+                for k in 0..<4 {
+                    let leaf = CALayer()
+                    leaf.frame = CGRect(x: 4 + CGFloat(k % 2) * 18, y: 4 + CGFloat(k / 2) * 30, width: 14, height: 20)
+                    leaf.backgroundColor = CGColor(red: 1, green: CGFloat(k) / 3, blue: 0, alpha: k == 3 ? 0.6 : 1)
+                    if k == 1 { leaf.contents = image }
+                    if k == 2 { leaf.zPosition = 1 }
+                    panel.addSublayer(leaf)
+                    layers.append(leaf)
+                }
+            }
+        }
+        let start = 1000.0
+        pair.commit {
+            let spin = CABasicAnimation(keyPath: "transform.rotation.z")
+            spin.fromValue = 0
+            spin.toValue = 2 * Double.pi
+            spin.beginTime = start
+            spin.duration = 2
+            spin.repeatCount = .infinity
+            layers[2].add(spin, forKey: "spin")
+            let fade = CABasicAnimation(keyPath: "opacity")
+            fade.fromValue = 1
+            fade.toValue = 0.3
+            fade.beginTime = start
+            fade.duration = 1
+            fade.autoreverses = true
+            fade.repeatCount = .infinity
+            layers[6].add(fade, forKey: "fade")
+            let slide = CABasicAnimation(keyPath: "position.y")
+            slide.byValue = 30
+            slide.beginTime = start
+            slide.duration = 1.5
+            layers[16].add(slide, forKey: "slide")
+            let tint = CABasicAnimation(keyPath: "backgroundColor")
+            tint.toValue = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+            tint.beginTime = start
+            tint.duration = 3
+            layers[10].add(tint, forKey: "tint")
+        }
+        var time = start
+        func frames(_ count: Int) {
+            for _ in 0..<count {
+                time += 0.1
+                pair.frame(at: time, file: file, line: line)
+            }
+        }
+        frames(5)
+        pair.commit { layers[5].position.x += 4 }
+        frames(3)
+        pair.commit { layers[15].isHidden = true }
+        frames(2)
+        pair.commit { layers[15].isHidden = false; layers[0].backgroundColor = nil }
+        frames(2)
+        pair.commit { layers[12].zPosition = -1 }
+        frames(2)
+        pair.commit { layers[10].bounds.size.width = 36; layers[3].opacity = 0.4 }
+        frames(20)  // the slide ends and is removed; the others run on
+        pair.commit { layers[11].removeFromSuperlayer() }
+        frames(3)
+        // 37 frames; built in full: the first, the hide and the unhide (a subtree's draw count changed),
+        // the zPosition change (sibling order) and the removal (structure).
+        XCTAssertEqual(pair.patchedFrames, 32, file: file, line: line)
+    }
+
+    func testStencilClippedSubtreesAreBuiltInFullAndEqualFullBuilds() {
+        // A clip rotated inside a rotated clip, neither containing the other: the outer one is drawn into
+        // the stencil around the inner layer's contents, whose levels enclosing brackets set.
+        var inner: CALayer!
+        var spinner: CALayer!
+        var sibling: CALayer!
+        let pair = Pair(width: 120, height: 120, depthTesting: true, stencilClipping: true) { root in
+            let outer = CALayer()
+            outer.frame = CGRect(x: 20, y: 20, width: 60, height: 60)
+            outer.transform = CATransform3DMakeRotation(0.4, 0, 0, 1)
+            outer.masksToBounds = true
+            outer.backgroundColor = Self.grey
+            root.addSublayer(outer)
+            inner = CALayer()
+            inner.frame = CGRect(x: 20, y: 20, width: 60, height: 40)
+            inner.transform = CATransform3DMakeRotation(-0.7, 0, 0, 1)
+            inner.masksToBounds = true
+            inner.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 0.5)
+            outer.addSublayer(inner)
+            spinner = CALayer()
+            spinner.frame = CGRect(x: 5, y: 5, width: 30, height: 10)
+            spinner.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+            inner.addSublayer(spinner)
+            sibling = CALayer()
+            sibling.frame = CGRect(x: 90, y: 90, width: 20, height: 20)
+            sibling.backgroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 0.5)
+            root.addSublayer(sibling)
+        }
+        pair.frame(at: 999)
+        XCTAssertTrue(pair.retained.produceFrame(at: 999).graph.passes[0].items.contains { $0.stencilCommand != nil },
+                      "the scene clips by stencil")
+        pair.commit {
+            let spin = CABasicAnimation(keyPath: "transform.rotation.z")
+            spin.fromValue = 0
+            spin.toValue = 2 * Double.pi
+            spin.beginTime = 1000
+            spin.duration = 2
+            spin.repeatCount = .infinity
+            spinner.add(spin, forKey: "spin")
+        }
+        for step in 1...4 {
+            let frame = pair.frame(at: 1000 + 0.1 * Double(step))
+            XCTAssertGreaterThan(frame.statistics.layersRecomputed, 1, "a stencil-clipped draw is not patched")
+        }
+        // Outside the stencil clip, patching goes on.
+        pair.commit { spinner.removeAllAnimations() }
+        pair.frame(at: 1001)
+        pair.commit { sibling.position.x -= 2 }
+        XCTAssertEqual(pair.frame(at: 1002).statistics.layersRecomputed, 1)
+    }
+
+    func testFramesWithA3DRenderingContextAreBuiltInFull() {
+        // A transform layer's planes are sorted and split as one context, not drawn layer by layer.
+        var plane: CALayer!
+        let pair = Pair(width: 100, height: 100, depthTesting: true) { root in
+            // 20 still layers, so one changed layer is few enough to patch were it patchable.
+            for k in 0..<20 {
+                let still = CALayer()
+                still.frame = CGRect(x: 5 * CGFloat(k), y: 0, width: 4, height: 4)
+                still.backgroundColor = Self.grey
+                root.addSublayer(still)
+            }
+            let context = CATransformLayer()
+            context.frame = CGRect(x: 10, y: 10, width: 80, height: 80)
+            root.addSublayer(context)
+            for k in 0..<2 {
+                let layer = CALayer()
+                layer.frame = CGRect(x: 10 + 20 * CGFloat(k), y: 10, width: 40, height: 40)
+                layer.backgroundColor = CGColor(red: CGFloat(k), green: 0.5, blue: 0, alpha: 1)
+                layer.transform = CATransform3DMakeRotation(0.5, 0, 1, 0)
+                context.addSublayer(layer)
+                plane = layer
+            }
+        }
+        pair.frame(at: 999)
+        pair.commit {
+            let spin = CABasicAnimation(keyPath: "transform.rotation.y")
+            spin.fromValue = 0
+            spin.toValue = 3
+            spin.beginTime = 1000
+            spin.duration = 2
+            plane.add(spin, forKey: "spin")
+        }
+        // Each frame equals a full build, and none redrew less than one (a patch would redraw nothing
+        // here: the spinning plane is drawn by the context, not as a layer of its own).
+        for step in 1...3 { pair.frame(at: 1000 + 0.3 * Double(step)) }
+        XCTAssertEqual(pair.patchedFrames, 0)
+    }
+
+    func testPatchedFramesEqualFullBuilds() {
+        assertPatchedFramesEqualFullBuilds(depthTesting: false)
+    }
+
+    func testPatchedFramesEqualFullBuildsWithDepthTesting() {
+        assertPatchedFramesEqualFullBuilds(depthTesting: true)
+    }
+}
