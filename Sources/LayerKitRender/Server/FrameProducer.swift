@@ -154,8 +154,9 @@ package struct FrameProducer: Sendable {
             // Bitmaps whose pass culling dropped were never drawn: the cache must not count on them.
             builder.rasterizationCache.forget(rendered.filter { graph.rasterization.rendered[$0.key] == nil }.map(\.value.entry))
             graph.statistics.quadsRecompiled = items.count
-            // A frame using rasterized bitmaps is not retained: the cache's bookkeeping is per full build.
-            if retainsFrames, let index, graph.rasterization.isEmpty {
+            // While rasterized bitmaps are used or cached, frames are not retained: the cache's bookkeeping
+            // (reuse, idle release) runs in full builds.
+            if retainsFrames, let index, graph.rasterization.isEmpty, builder.rasterizationCache.entries.isEmpty {
                 lineage &+= 1
                 graph.revision = DrawListRevision(lineage: lineage)
                 retained = RetainedFrame(generation: generation, root: root, items: items, graph: graph, index: index, settings: settings)
