@@ -62,6 +62,7 @@ final class MemoryPressureRenderTests: CARendererTestCase {
         let root = makeRoot(width: 128, height: 128)
         let big = overlappingGroup(in: root, side: 90)
         let renderer = try makeRenderer(width: 128, height: 128)
+        renderer.cachesGroups = false  // the per-frame group surface is what needs room
         renderer.layer = root
         try warmUp(renderer)
         XCTAssertEqual(renderer.surfacePoolStatistics.resident, 1)
@@ -88,6 +89,7 @@ final class MemoryPressureRenderTests: CARendererTestCase {
         let rasterized = makeLayer(CGRect(x: 0, y: 0, width: 100, height: 100), .testRed, in: root)
         rasterized.shouldRasterize = true
         let renderer = try makeRenderer(width: 128, height: 128)
+        renderer.cachesGroups = false  // the per-frame group surface is what needs room
         renderer.layer = root
         try warmUp(renderer)
         XCTAssertEqual(renderer.rasterizationCacheStatistics.images, 1)

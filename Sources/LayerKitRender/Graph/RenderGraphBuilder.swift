@@ -42,6 +42,9 @@ package struct RenderGraphBuilder {
     package var rasterizationCache = RasterizationCache()
     /// Whether offscreen surfaces that need no ordering between them share targets (`SurfacePacker`).
     package var packsSurfaces = true
+    /// Whether group-opacity surfaces whose subtree stays the same are cached across frames
+    /// (`RasterizationCache+Groups.swift`).
+    package var cachesGroups = true
 
     package init(targetWidth: Int, targetHeight: Int, viewport: CGRect, scale: CGFloat) {
         self.targetWidth = targetWidth
@@ -80,6 +83,7 @@ package struct RenderGraphBuilder {
         items.reserveCapacity(tree.nodes.count)
         var offscreen = OffscreenPasses()
         var rasterization = RasterizedSurfaces()
+        var pageSurfaces: [Int: SurfaceID] = [:]
         rasterizationCache.beginFrame()
         if let rootNode = tree[root] {
             // Root's superlayer space → pixels.
@@ -94,13 +98,15 @@ package struct RenderGraphBuilder {
             animations = context.animations
             offscreen = context.offscreen
             rasterization = context.rasterization
+            pageSurfaces = context.pageSurfaces
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
         var graph = RenderGraph(passes: offscreen.passes + [pass])
+        finishPages(pageSurfaces, passes: &graph.passes, rasterization: &rasterization)
         rasterization.released = rasterizationCache.takeReleases()
         graph.rasterization = rasterization
-        graph.statistics.rasterizeHits = rasterization.reused.count
-        graph.statistics.rasterizeMisses = rasterization.rendered.count + rasterization.uncached.count
+        graph.statistics.rasterizeHits = rasterization.hits
+        graph.statistics.rasterizeMisses = rasterization.misses
         if packsSurfaces {
             let packer = SurfacePacker(maxSide: min(maxSurfaceSize, SurfacePacker.defaultPageSide))
             graph = packer.pack(graph, packable: offscreen.packable)
@@ -116,6 +122,8 @@ package struct RenderGraphBuilder {
         var time: Double
         var offscreen = OffscreenPasses()
         var rasterization = RasterizedSurfaces()
+        /// The surface standing for each shared cache page sampled this frame.
+        var pageSurfaces: [Int: SurfaceID] = [:]
     }
 
     /// The node as it appears at its parent's time: its animations applied in its local time.
