@@ -16,7 +16,8 @@ import LayerKit
 /// place; a page left empty is released (the backend frees its image), so pages do not grow while the
 /// set of cached layers stays the same. Adding a bitmap redraws its whole page: the backend keeps no
 /// per-place updates, and a page holds only still content, so this happens when layers settle, not
-/// every frame. A bitmap is kept on a page only when its draws sample no offscreen surface and no
+/// every frame. A redraw also places the page's bitmaps afresh, so the places of released bitmaps come
+/// back (the shelf allocator returns a shelf's space only once all of it is free). A bitmap is kept on a page only when its draws sample no offscreen surface and no
 /// image atlas (their images are this frame's only); others stay images of their own.
 /// Cost: O(pages) to place; a page redraw is O(draws of its bitmaps).
 extension RasterizationCache {
@@ -85,6 +86,7 @@ extension RasterizationCache {
     package func pageFrame(_ number: Int, surface: SurfaceID) -> (pass: RenderPass?, width: Int, height: Int)? {
         guard let page = pages[number] else { return nil }
         if !page.needsRedraw, let size = page.drawnSize { return (nil, size.width, size.height) }
+        repack(number)
         let rects = page.members.compactMap { entries[$0]?.placement?.rect }
         let width = rects.map(\.maxX).max() ?? 1, height = rects.map(\.maxY).max() ?? 1
         var items: [DrawItem] = []
@@ -101,6 +103,23 @@ extension RasterizationCache {
                               target: .offscreen(surface, width: width, height: height), clearColor: .zero,
                               items: items, reason: page.reason)
         return (pass, width, height)
+    }
+
+    /// Places the page's bitmaps afresh, in their present order (top to bottom, left to right), so the
+    /// places freed since the last redraw come back (a shelf's space returns only when all of it is
+    /// freed). Kept as it is in the unlikely case the fresh placing does not fit.
+    private func repack(_ number: Int) {
+        guard let page = pages[number] else { return }
+        var allocator = AtlasAllocator(width: page.allocator.width, height: page.allocator.height)
+        var placements: [(RasterizationEntryID, PagePlacement)] = []
+        let members = page.members.compactMap { id in entries[id].map { (id, $0) } }
+            .sorted { ($0.1.placement?.rect.minY ?? 0, $0.1.placement?.rect.minX ?? 0) < ($1.1.placement?.rect.minY ?? 0, $1.1.placement?.rect.minX ?? 0) }
+        for (id, entry) in members {
+            guard let allocation = allocator.allocate(width: entry.width + Self.pageGutter, height: entry.height + Self.pageGutter) else { return }
+            placements.append((id, PagePlacement(page: number, allocation: allocation.id, rect: Self.bitmapRect(allocation.rect))))
+        }
+        pages[number]!.allocator = allocator
+        for (id, placement) in placements { entries[id]!.placement = placement }
     }
 
     /// Frees `id`'s place on its page (the entry itself is already gone); an emptied page is released.

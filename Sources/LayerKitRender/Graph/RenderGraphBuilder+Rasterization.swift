@@ -93,11 +93,9 @@ extension RenderGraphBuilder {
 
         let opacity = inherited * min(max(node.opacity, 0), 1)
         let quad = Self.vector(entry.layerRect)
-        // A paged bitmap's uv are page pixels until the page's size is known (`finishPages`).
-        let uv = entry.placement.map { Self.vector(CGRect(x: $0.rect.minX, y: $0.rect.minY, width: $0.rect.width, height: $0.rect.height)) }
-            ?? SIMD4(0, 0, 1, 1)
+        // A paged bitmap's uv are set once its place on the page is final (`finishPages`).
         var instance = LayerInstance(
-            localToClip: Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip)), quad: quad, uv: uv,
+            localToClip: Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip)), quad: quad, uv: SIMD4(0, 0, 1, 1),
             color: SIMD4(repeating: Float(opacity)), shape: quad, flags: [.textured])
         if let clip {
             let fields = clipInstanceFields(clip, localToPixels: homography)
@@ -141,11 +139,11 @@ extension RenderGraphBuilder {
     }
 
     /// Ends the frame's use of shared pages: each page sampled gets its pass (before every other, as it
-    /// samples nothing) when it changed, or is reused as the backend holds it; every composite sampling a
-    /// page gets its uv as fractions of the page's size.
+    /// samples nothing) when it changed (its bitmaps placed afresh), or is reused as the backend holds
+    /// it; every composite sampling a page gets its bitmap's place there as uv.
     func finishPages(_ pageSurfaces: [Int: SurfaceID], passes: inout [RenderPass], rasterization: inout RasterizedSurfaces) {
         guard !pageSurfaces.isEmpty else { return }
-        var sizes: [SurfaceID: SIMD2<Float>] = [:]
+        var sizes: [SurfaceID: SIMD4<Float>] = [:]
         var pagePasses: [RenderPass] = []
         for (page, surface) in pageSurfaces.sorted(by: { $0.value < $1.value }) {
             guard let frame = rasterizationCache.pageFrame(page, surface: surface) else { continue }
@@ -156,13 +154,15 @@ extension RenderGraphBuilder {
             } else {
                 rasterization.reused[surface] = named
             }
-            sizes[surface] = SIMD2(Float(frame.width), Float(frame.height))
+            sizes[surface] = SIMD4(Float(frame.width), Float(frame.height), Float(frame.width), Float(frame.height))
         }
         passes.insert(contentsOf: pagePasses, at: 0)
         for passIndex in passes.indices {
             for index in passes[passIndex].items.indices {
-                guard let surface = passes[passIndex].items[index].texture?.surface, let size = sizes[surface] else { continue }
-                passes[passIndex].items[index].instance.uv /= SIMD4(size.x, size.y, size.x, size.y)
+                let item = passes[passIndex].items[index]
+                guard let surface = item.texture?.surface, let size = sizes[surface], let layer = item.layer,
+                      let rect = rasterizationCache.entries[RasterizationEntryID(layer: layer)]?.placement?.rect else { continue }
+                passes[passIndex].items[index].instance.uv = SIMD4(Float(rect.minX), Float(rect.minY), Float(rect.maxX), Float(rect.maxY)) / size
             }
         }
     }
