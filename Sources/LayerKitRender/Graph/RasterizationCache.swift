@@ -1,7 +1,8 @@
 import LayerKit
 
-/// The render server's record of which `shouldRasterize` bitmaps the backend holds, and whether each is
-/// still right: the builder asks it for hits and tells it what it drew; the backend holds the images.
+/// The render server's record of which cached bitmaps (`shouldRasterize` layers, and groups cached by
+/// `RasterizationCache+Groups.swift`) the backend holds, and whether each is still right: the builder
+/// asks it for hits and tells it what it drew; the backend holds the images.
 ///
 /// Input: per frame, `beginFrame()`, then per rasterized layer `lookUp` (a hit when the entry was drawn
 /// at the subtree's current stamp and an on-screen pixel scale within `scaleTolerance`) or `store` after
