@@ -51,8 +51,8 @@ package struct RasterizedSurface: Hashable, Sendable {
 
 /// How a frame uses the rasterization cache, for the backend that holds the entries' images.
 ///
-/// - `rendered`: surfaces a pass of this graph draws (reason `rasterize`, or `groupOpacity` for cached groups) that the backend keeps as the
-///   named entry afterwards, replacing the entry's previous image.
+/// - `rendered`: surfaces a pass of this graph draws (reason `rasterize`, or `groupOpacity` for cached
+///   groups) that the backend keeps as the named entry afterwards, replacing the entry's previous image.
 /// - `reused`: surfaces the graph samples without drawing them: the entry's image from an earlier frame.
 /// - `uncached`: surfaces drawn for rasterized layers this frame but not kept (the cache's byte bound
 ///   left no room); ordinary surfaces otherwise.
