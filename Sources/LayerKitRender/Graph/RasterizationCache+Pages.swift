@@ -17,8 +17,9 @@ import LayerKit
 /// set of cached layers stays the same. Adding a bitmap redraws its whole page: the backend keeps no
 /// per-place updates, and a page holds only still content, so this happens when layers settle, not
 /// every frame. A redraw also places the page's bitmaps afresh, so the places of released bitmaps come
-/// back (the shelf allocator returns a shelf's space only once all of it is free). A bitmap is kept on a page only when its draws sample no offscreen surface and no
-/// image atlas (their images are this frame's only); others stay images of their own.
+/// back (the shelf allocator returns a shelf's space only once all of it is free). A bitmap is kept on
+/// a page only when its draws sample no offscreen surface (it lives one frame) and no image atlas (a
+/// placement may move), since a later redraw replays them; others stay images of their own.
 /// Cost: O(pages) to place; a page redraw is O(draws of its bitmaps).
 extension RasterizationCache {
     /// Where a paged bitmap lies: the page and its pixel rect there (without the gutter).
@@ -112,10 +113,11 @@ extension RasterizationCache {
         guard let page = pages[number] else { return }
         var allocator = AtlasAllocator(width: page.allocator.width, height: page.allocator.height)
         var placements: [(RasterizationEntryID, PagePlacement)] = []
-        let members = page.members.compactMap { id in entries[id].map { (id, $0) } }
-            .sorted { ($0.1.placement?.rect.minY ?? 0, $0.1.placement?.rect.minX ?? 0) < ($1.1.placement?.rect.minY ?? 0, $1.1.placement?.rect.minX ?? 0) }
+        func corner(_ entry: RasterizationCache.Entry) -> (Int, Int) { (entry.placement?.rect.minY ?? 0, entry.placement?.rect.minX ?? 0) }
+        let members = page.members.compactMap { id in entries[id].map { (id, $0) } }.sorted { corner($0.1) < corner($1.1) }
         for (id, entry) in members {
-            guard let allocation = allocator.allocate(width: entry.width + Self.pageGutter, height: entry.height + Self.pageGutter) else { return }
+            let (width, height) = (entry.width + Self.pageGutter, entry.height + Self.pageGutter)
+            guard let allocation = allocator.allocate(width: width, height: height) else { return }
             placements.append((id, PagePlacement(page: number, allocation: allocation.id, rect: Self.bitmapRect(allocation.rect))))
         }
         pages[number]!.allocator = allocator
