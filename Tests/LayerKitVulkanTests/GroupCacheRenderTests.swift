@@ -129,6 +129,37 @@ final class GroupCacheRenderTests: CARendererTestCase {
         }
     }
 
+    func testRasterizedLayersShareAPageAndBatch() throws {
+        // Six `shouldRasterize` layers, 20 × 20 at x = 10 + 24 i, each an opaque red square [0, 10)² under
+        // an opaque blue one [5, 20)²: their bitmaps share one page, so from the second frame the six
+        // composites (linearly sampled at texel centres, so exact) are one draw.
+        let root = makeRoot(width: 160, height: 40)
+        for i in 0..<6 {
+            let layer = makeLayer(CGRect(x: 10 + 24 * i, y: 10, width: 20, height: 20), nil, in: root)
+            layer.shouldRasterize = true
+            makeLayer(CGRect(x: 0, y: 0, width: 10, height: 10), .testRed, in: layer)
+            makeLayer(CGRect(x: 5, y: 5, width: 15, height: 15), .testBlue, in: layer)
+        }
+        let renderer = try makeRenderer(width: 160, height: 40)
+        renderer.layer = root
+        _ = try renderFrame(renderer, atTime: 0)
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.rasterize], "one page pass for six bitmaps")
+        XCTAssertEqual(renderer.lastFrameStatistics.rasterizeMisses, 6)
+        let image = try renderFrame(renderer, atTime: 1.0 / 60)
+        let statistics = renderer.lastFrameStatistics
+        XCTAssertEqual(statistics.offscreenPasses, 0)
+        XCTAssertEqual(statistics.rasterizeHits, 6)
+        XCTAssertEqual(statistics.drawCalls, 1)
+        XCTAssertEqual(renderer.rasterizationCacheStatistics.images, 1)
+        assertPixels(image, "rasterized-page", tolerance: 1) { x, y in
+            let ly = y - 10, lx = (x - 10) % 24
+            guard x >= 10, (0..<6).contains((x - 10) / 24), (0..<20).contains(lx), (0..<20).contains(ly) else { return .clear }
+            if (5..<20).contains(lx) && (5..<20).contains(ly) { return .blue }
+            if (0..<10).contains(lx) && (0..<10).contains(ly) { return .red }
+            return .clear
+        }
+    }
+
     func testCachePagesDoNotGrowOverAThousandFrames() throws {
         // Four still groups moving by fractions of a pixel, and a fifth whose content changes every 50
         // frames (cached again after settling each time): pages, cache entries and pool surfaces stay
