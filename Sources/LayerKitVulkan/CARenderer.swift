@@ -149,6 +149,13 @@ public final class CARenderer: @unchecked Sendable {
         return (cache.entries.count, cache.bytes, renderer.rasterizedImageCount)
     }
 
+    /// Whether group-opacity surfaces whose subtree stays the same are cached across frames (on by
+    /// default; tests of the per-frame surface path turn it off).
+    package var cachesGroups: Bool {
+        get { producer.builder.cachesGroups }
+        set { producer.builder.cachesGroups = newValue }
+    }
+
     /// Test hook: from now on, device memory allocations beyond `extraBytes` more than are in use now
     /// fail as `VK_ERROR_OUT_OF_DEVICE_MEMORY` would; nil lifts the limit.
     package func limitDeviceMemory(toExtraBytes extraBytes: UInt64?) {

@@ -173,7 +173,9 @@ final class BenchmarkSceneTests: XCTestCase {
     }
 
     private func checkGroups(_ type: GroupsScene.Type, blueX: (Int, Double) -> Double, file: StaticString = #filePath, line: UInt = #line) {
-        let frames = SceneFrames(type)
+        // The children's geometry is read from the per-frame group surfaces' draws; cached groups hold
+        // theirs in page space (GroupCacheRenderTests checks those pixels).
+        let frames = SceneFrames(type, cachesGroups: false)
         let children: [(SIMD4<Float>, SIMD2<Double>)] = [(SIMD4(1, 0, 0, 1), SIMD2(0, 0)), (SIMD4(0, 1, 0, 1), SIMD2(12, 12)),
                                                           (SIMD4(0, 0, 1, 1), SIMD2(24, 24))]
         for t in [0.37, 13.91] {
@@ -378,12 +380,13 @@ private final class SceneFrames {
     let receiver = CommitInbox()
     var producer: FrameProducer
 
-    init(_ type: any BenchmarkScene.Type) {
+    init(_ type: any BenchmarkScene.Type, cachesGroups: Bool = true) {
         CATransaction.flush()  // earlier tests' changes do not belong to this scene
         scene = type.init(startTime: Self.startTime)
         CATransaction.flush()
-        producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: 1280, targetHeight: 720,
-                                                             viewport: CGRect(x: 0, y: 0, width: 1280, height: 720), scale: 1))
+        var builder = RenderGraphBuilder(targetWidth: 1280, targetHeight: 720, viewport: CGRect(x: 0, y: 0, width: 1280, height: 720), scale: 1)
+        builder.cachesGroups = cachesGroups
+        producer = FrameProducer(builder: builder)
         producer.reset(root: scene.root.layerID, snapshot: .snapshot(of: scene.root))
         _ = receiver.take()  // what was committed before the snapshot is in it already
     }

@@ -29,8 +29,9 @@ final class OffscreenDecisionTests: XCTestCase {
     private func graph(_ root: CALayer, width: Int = 64, height: Int = 64, file: StaticString = #filePath, line: UInt = #line) -> RenderGraph {
         var tree = RenderTree()
         tree.apply(CommitPacket.snapshot(of: root))
-        let builder = RenderGraphBuilder(targetWidth: width, targetHeight: height,
+        var builder = RenderGraphBuilder(targetWidth: width, targetHeight: height,
                                          viewport: CGRect(x: 0, y: 0, width: width, height: height), scale: 1)
+        builder.cachesGroups = false  // the per-frame surfaces are under test (GroupCacheRenderTests: cached ones)
         let graph = builder.build(tree: tree, root: root.layerID)
         XCTAssertEqual(graph.invariantViolations, [], "\(graph)", file: file, line: line)
         return graph

@@ -101,6 +101,7 @@ final class GroupOpacityRenderTests: CARendererTestCase {
         makeNestedGroup(x: 0, in: root)
         makeNestedGroup(x: 32, in: root)
         let renderer = try makeRenderer()
+        renderer.cachesGroups = false  // the per-frame packed passes are under test
         renderer.layer = root
         let image = try renderFrame(renderer)
         assertPixels(image, "nested-groups", tolerance: 1) { x, y in

@@ -62,6 +62,7 @@ final class MemoryPressureRenderTests: CARendererTestCase {
         let root = makeRoot(width: 128, height: 128)
         let big = overlappingGroup(in: root, side: 90)
         let renderer = try makeRenderer(width: 128, height: 128)
+        renderer.cachesGroups = false  // the per-frame group surface is what needs room
         renderer.layer = root
         try warmUp(renderer)
         XCTAssertEqual(renderer.surfacePoolStatistics.resident, 1)
@@ -88,6 +89,7 @@ final class MemoryPressureRenderTests: CARendererTestCase {
         let rasterized = makeLayer(CGRect(x: 0, y: 0, width: 100, height: 100), .testRed, in: root)
         rasterized.shouldRasterize = true
         let renderer = try makeRenderer(width: 128, height: 128)
+        renderer.cachesGroups = false  // the per-frame group surface is what needs room
         renderer.layer = root
         try warmUp(renderer)
         XCTAssertEqual(renderer.rasterizationCacheStatistics.images, 1)
@@ -104,5 +106,46 @@ final class MemoryPressureRenderTests: CARendererTestCase {
         let image = try renderFrame(renderer, atTime: 3)
         XCTAssertEqual(renderer.lastFrameStatistics.rasterizeMisses, 1)
         XCTAssertEqual(PixelRGBA(image, 4, 4), .red)
+    }
+
+    func testADegradedCachePageDrawsEachGroupsOwnContentOnly() throws {
+        // Two still groups, cached at first sight onto one page, when no memory is left for the page:
+        // each composite is replaced by its own bitmap's draws only (the page holds the other's beside
+        // it), faded one by one as degraded group opacity is. Groups at (8, 8) and (64, 64) of red
+        // [0, 24)² under blue [8, 32)²: red alone (0.5, 0, 0, 0.5), blue alone (0, 0, 0.5, 0.5), blue
+        // over red (0.25, 0, 0.5, 0.75); clear elsewhere.
+        let root = makeRoot(width: 128, height: 128)
+        makeLayer(CGRect(x: 124, y: 124, width: 4, height: 4), .testWhite, in: root)
+        let renderer = try makeRenderer(width: 128, height: 128)
+        renderer.layer = root
+        try warmUp(renderer)
+        renderer.limitDeviceMemory(toExtraBytes: 0)
+        defer { renderer.limitDeviceMemory(toExtraBytes: nil) }
+        let origins = [(8, 8), (64, 64)]
+        withoutAnimation {
+            for (x, y) in origins {
+                let group = makeLayer(CGRect(x: x, y: y, width: 32, height: 32), nil, in: root)
+                group.opacity = 0.5
+                makeLayer(CGRect(x: 0, y: 0, width: 24, height: 24), .testRed, in: group)
+                makeLayer(CGRect(x: 8, y: 8, width: 24, height: 24), .testBlue, in: group)
+            }
+        }
+        let capture = DiagnosticCapture()
+        let image = try renderFrame(renderer, atTime: 1)
+        XCTAssertEqual(capture.names, ["offscreenRenderingDegraded"])
+        assertPixels(image, "degraded-page", tolerance: 1) { x, y in
+            if x >= 124 && y >= 124 { return .white }
+            for (ox, oy) in origins {
+                let (lx, ly) = (x - ox, y - oy)
+                let inRed = (0..<24).contains(lx) && (0..<24).contains(ly), inBlue = (8..<32).contains(lx) && (8..<32).contains(ly)
+                switch (inRed, inBlue) {
+                case (true, true): return PixelRGBA(premultiplied: 0.25, 0, 0.5, 0.75)
+                case (true, false): return PixelRGBA(premultiplied: 0.5, 0, 0, 0.5)
+                case (false, true): return PixelRGBA(premultiplied: 0, 0, 0.5, 0.5)
+                case (false, false): continue
+                }
+            }
+            return .clear
+        }
     }
 }

@@ -1,13 +1,15 @@
 import LayerKit
 
-/// The render server's record of which `shouldRasterize` bitmaps the backend holds, and whether each is
-/// still right: the builder asks it for hits and tells it what it drew; the backend holds the images.
+/// The render server's record of which cached bitmaps (`shouldRasterize` layers, and groups cached by
+/// `RasterizationCache+Groups.swift`) the backend holds, and whether each is still right: the builder
+/// asks it for hits and tells it what it drew; the backend holds the images.
 ///
 /// Input: per frame, `beginFrame()`, then per rasterized layer `lookUp` (a hit when the entry was drawn
 /// at the subtree's current stamp and an on-screen pixel scale within `scaleTolerance`) or `store` after
 /// a miss; at the end `endFrame()`, whose releases go out with the graph; `forget` for entries the
 /// backend lost (memory pressure) or never drew (its pass was culled).
-/// Output: entries (`Entry`), and the entries to release.
+/// Output: entries (`Entry`), and the entries to release. Entries may live on shared pages
+/// (`RasterizationCache+Pages.swift`): then the page is what the backend holds and releases.
 /// Policy: an entry unused for `idleFramesBeforeRelease` frames is released; the entries' bytes stay
 /// within `maxBytes` — storing past it releases the least recently used entries not used this frame,
 /// and an entry that still does not fit is not kept (its layer is drawn through an uncached surface).
@@ -26,6 +28,8 @@ package final class RasterizationCache: @unchecked Sendable {
         package var width: Int
         package var height: Int
         package var lastUsedFrame: UInt64 = 0
+        /// Where the bitmap lies on a shared page; nil for a bitmap that is an image of its own.
+        package var placement: PagePlacement?
 
         package init(stamp: UInt64, pixelScale: CGFloat, layerRect: CGRect, width: Int, height: Int) {
             self.stamp = stamp
@@ -46,9 +50,16 @@ package final class RasterizationCache: @unchecked Sendable {
     /// How far (relative) the on-screen pixel scale may drift from an entry's before it is redrawn.
     package var scaleTolerance: CGFloat = 0.01
 
-    package private(set) var entries: [RasterizationEntryID: Entry] = [:]
+    package internal(set) var entries: [RasterizationEntryID: Entry] = [:]
     package private(set) var frame: UInt64 = 0
-    private var releases: [RasterizationEntryID] = []
+    var releases: [RasterizationEntryID] = []
+    /// Shared pages by number, and the next page number (`RasterizationCache+Pages.swift`).
+    package internal(set) var pages: [Int: Page] = [:]
+    var nextPage = 0
+    /// The draws of each paged entry, in its own bitmap's clip space, for redrawing its page.
+    var pagedItems: [RasterizationEntryID: [DrawItem]] = [:]
+    /// Group-opacity layers seen lately: when their subtree last changed (`RasterizationCache+Groups.swift`).
+    var groupHistories: [LayerID: GroupHistory] = [:]
 
     package init() {}
 
@@ -61,6 +72,7 @@ package final class RasterizationCache: @unchecked Sendable {
         for (id, entry) in entries where entry.lastUsedFrame + idleFramesBeforeRelease < frame {
             release(id)
         }
+        forgetIdleGroupHistories()
     }
 
     /// The entry for `id` if it can be drawn instead of the subtree: drawn at `stamp`, at a pixel scale
@@ -78,6 +90,11 @@ package final class RasterizationCache: @unchecked Sendable {
     package func store(_ id: RasterizationEntryID, _ entry: Entry) -> Bool {
         var entry = entry
         entry.lastUsedFrame = frame
+        if let old = entries[id], old.placement != nil {
+            // A paged bitmap replaced by one of its own: free its place first.
+            entries[id] = nil
+            removeFromPage(id, old)
+        }
         let previousBytes = entries[id]?.bytes ?? 0
         var total = bytes - previousBytes + entry.bytes
         if total > maxBytes {
@@ -99,12 +116,19 @@ package final class RasterizationCache: @unchecked Sendable {
     /// Drops entries the backend does not hold (it lost them, or never drew them). Not reported as
     /// releases: there is nothing to free.
     package func forget(_ ids: some Sequence<RasterizationEntryID>) {
-        for id in ids { entries[id] = nil }
+        for id in ids {
+            if let page = id.page {
+                forgetPage(page)
+            } else if let entry = entries.removeValue(forKey: id) {
+                removeFromPage(id, entry)
+            }
+        }
     }
 
     /// Drops every entry (memory pressure); they go out as releases with the next graph.
     package func removeAll() {
         for id in entries.keys { release(id) }
+        groupHistories = [:]
     }
 
     /// The entries released since the last call, for the graph the backend executes next.
@@ -113,8 +137,14 @@ package final class RasterizationCache: @unchecked Sendable {
         return releases
     }
 
-    private func release(_ id: RasterizationEntryID) {
-        entries[id] = nil
-        releases.append(id)
+    /// Drops `id`: a bitmap of its own goes out as a release; a paged one frees its place on the page,
+    /// and the page goes out once empty.
+    func release(_ id: RasterizationEntryID) {
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        if entry.placement == nil {
+            releases.append(id)
+        } else {
+            removeFromPage(id, entry)
+        }
     }
 }

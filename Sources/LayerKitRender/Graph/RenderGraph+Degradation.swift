@@ -9,7 +9,8 @@ import LayerKit
 /// the composite showed them and faded by the composite's color. What changes: group opacity fades
 /// each draw instead of the group (overlaps show through), masks are not applied (their
 /// destination-in draws are dropped), and the ancestors' clips on a rasterized layer's composite are
-/// lost. Rasterization cache entries reused from earlier frames are still sampled (they need no new
+/// lost. A composite sampling part of a shared target takes only the draws that fall in that part.
+/// Rasterization cache entries reused from earlier frames are still sampled (they need no new
 /// memory). Rebuilt passes lose their compiled plan (`drawPlan` batches them in painter's order) and
 /// their depth ordering. Cost: O(items of the dropped surfaces × nesting depth).
 extension RenderGraph {
@@ -32,7 +33,12 @@ extension RenderGraph {
                         continue
                     }
                     let toComposite = Self.surfaceClipToComposite(item, surface: content.target)
+                    let sampled = Self.sampledRect(item, surface: content.target)
                     for var inner in content.items where inner.blend == .sourceOver {
+                        // A shared target (packed surfaces, a cache page) holds others' draws beside this one's.
+                        if let sampled, let footprint = OffscreenDecision.footprint(of: inner, targetWidth: content.target.width,
+                                                                                     targetHeight: content.target.height),
+                           footprint.intersection(sampled) == nil { continue }
                         inner.instance.localToClip = Self.columnMajor(CATransform3DConcat(Self.matrix(inner.instance.localToClip), toComposite))
                         inner.instance.color *= item.instance.color.w
                         items.append(inner)
@@ -52,6 +58,16 @@ extension RenderGraph {
         result.rasterization.rendered = [:]
         result.rasterization.uncached = []
         return result
+    }
+
+    /// The pixels of `surface` that `composite` samples, when that is less than the whole surface (its
+    /// uv a sub-rectangle: a packed surface or a bitmap on a cache page); nil for the whole surface.
+    private static func sampledRect(_ composite: DrawItem, surface: RenderTarget) -> PixelRect? {
+        let uv = composite.instance.uv
+        guard uv != SIMD4(0, 0, 1, 1) else { return nil }
+        let (width, height) = (Float(surface.width), Float(surface.height))
+        return PixelRect(minX: Int((min(uv.x, uv.z) * width).rounded()), minY: Int((min(uv.y, uv.w) * height).rounded()),
+                         maxX: Int((max(uv.x, uv.z) * width).rounded()), maxY: Int((max(uv.y, uv.w) * height).rounded()))
     }
 
     /// Row-vector map from `surface`'s clip space to the clip space `composite` draws in: clip → surface

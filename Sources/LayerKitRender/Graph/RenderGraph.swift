@@ -10,9 +10,9 @@ package struct RenderGraph: Sendable {
     /// Atlas placements the items of this frame sample (`TextureSource.atlas`); the backend uploads each
     /// placement it has not uploaded before (`ImageAtlas`). Empty without an atlas.
     package var atlasPlacements: [AtlasPlacement] = []
-    /// Which surfaces are rasterization cache entries drawn or reused this frame, and which entries
-    /// the backend may free (`RasterizedSurfaces`). Surfaces in `rasterization.reused` are sampled
-    /// without a pass of this graph drawing them.
+    /// Which surfaces are rasterization cache entries (bitmaps of their own, or shared cache pages)
+    /// drawn or reused this frame, and which entries the backend may free (`RasterizedSurfaces`).
+    /// Surfaces in `rasterization.reused` are sampled without a pass of this graph drawing them.
     package var rasterization = RasterizedSurfaces()
     /// What building the graph counted and timed; the backend adds what recording and the GPU did.
     package var statistics = FrameStatistics()

@@ -22,6 +22,8 @@ import LayerKit
 ///   `packableSurfaceSide` a side, which is drawn whole so that it can share a target with others
 ///   (`SurfacePacker`; its composite is then partly off-target, which the GPU clips). The composite draws the surface 1:1 at
 ///   that pixel rect, nearest-sampled at texel centres, so pixels come through exactly.
+/// - A group-opacity surface small enough to be packed whose subtree stays the same is instead drawn
+///   once into a cached bitmap and composited from it in later frames (`RasterizationCache+Groups.swift`).
 /// Draws are built in the frame's clip space; a surface's draws are re-expressed in the surface's clip
 /// space once, when its pass is made (an affine change of x and y). Ancestors' analytic clips stay on
 /// the draws inside the surface (they relate layer spaces, not targets), so the composite needs none.
@@ -89,6 +91,13 @@ extension RenderGraphBuilder {
                                                                          clippedToTarget: false) })
             let side = min(Self.packableSurfaceSide, maxSurfaceSize)
             let packable = whole.map { $0.width <= side && $0.height <= side } ?? false
+            // A small group whose subtree stays the same is drawn from a cached bitmap; a large one keeps
+            // its surface cut to what is visible.
+            if packable && cachesGroup(node, parentSpace: parentSpace, context: context),
+               visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: clip,
+                               contentsFlipped: contentsFlipped, cachedGroup: true, context: &context, into: &items) {
+                return
+            }
             guard let rect = packable ? whole : union(footprints).flatMap(surfaceRect) else { return }
             let surface = makeSurface(rect, items: content, reason: .groupOpacity, name: "group opacity of layer \(node.id)", context: &context)
             if packable { context.offscreen.packable.insert(surface) }
@@ -101,6 +110,18 @@ extension RenderGraphBuilder {
             if fade != 1 { item.instance.color *= fade }
             items.append(item)
         }
+    }
+
+    /// Whether the group `node` is drawn from a cached bitmap (`RasterizationCache+Groups.swift`): its
+    /// map to the target is affine and the cache finds it settled.
+    private func cachesGroup(_ node: RenderNode, parentSpace: CATransform3D, context: VisitContext) -> Bool {
+        guard cachesGroups else { return false }
+        let map = PlaneHomography(CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap)
+        guard abs(map.r0.z) < 1e-12, abs(map.r1.z) < 1e-12, map.r2.z > 1e-12 else { return false }
+        let state = context.tree.rasterizedState(of: node.id)
+        guard !state.isAnimating else { return false }
+        let linear = SIMD4(map.r0.x, map.r0.y, map.r1.x, map.r1.y) / map.r2.z
+        return rasterizationCache.groupIsSettled(node.id, stamp: state.stamp, linear: linear)
     }
 
     /// The bounding rect of the visible footprints, nil when none is visible.

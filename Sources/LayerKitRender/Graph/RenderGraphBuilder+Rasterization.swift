@@ -17,8 +17,15 @@ import LayerKit
 /// cache's tolerance. A subtree that animates is drawn every frame and not kept (its surface, like a
 /// group's, may then share a target with others: `SurfacePacker`). Declined (drawn as if
 /// not rasterized): a non-positive scale, or a bitmap wider or taller than `maxRasterizedSide`.
+/// Cached groups (`RasterizationCache+Groups.swift`) take the same path with `cachedGroup`: scale 1
+/// instead of `rasterizationScale`, nearest sampling whatever the layer's filters (SCENES.md allows it
+/// for groups; a group at a whole-pixel offset then comes through exactly), and reason `groupOpacity`
+/// for the pass that first draws the bitmap.
+/// Kept bitmaps live on shared pages (`RasterizationCache+Pages.swift`) when they fit and their draws
+/// sample no surface or atlas: the composite samples the page (its uv in page pixels until the frame
+/// ends, `finishPages`), and the bitmap's own pass is folded into the page's.
 /// Cost: a hit is O(subtree nodes) to read stamps plus one quad; a miss is the subtree's draws plus one
-/// offscreen pass.
+/// offscreen pass (for paged bitmaps, one pass per page redrawn).
 extension RenderGraphBuilder {
     /// The largest bitmap side a rasterized layer is cached at; larger subtrees are drawn directly.
     var maxRasterizedSide: Int { min(maxSurfaceSize, 4_096) }
@@ -26,14 +33,16 @@ extension RenderGraphBuilder {
     /// Draws `node` through the rasterization cache; false when it declines (the caller then draws the
     /// layer as usual). See the extension's contract.
     func visitRasterized(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
-                         clip: Clip?, contentsFlipped: Bool, context: inout VisitContext, into items: inout [DrawItem]) -> Bool {
+                         clip: Clip?, contentsFlipped: Bool, cachedGroup: Bool = false, context: inout VisitContext,
+                         into items: inout [DrawItem]) -> Bool {
         let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
         let homography = PlaneHomography(toPixels)
         let determinant = homography.determinant
         guard determinant.isFinite, abs(determinant) > 1e-12 else { return false }
         if !node.isDoubleSided && determinant < 0 { return true }
         let center = CGPoint(x: node.bounds.midX, y: node.bounds.midY)
-        let pixelScale = max(node.rasterizationScale, 0) / Self.onePixelInLayerUnits(homography, at: center)
+        let scale = cachedGroup ? 1 : max(node.rasterizationScale, 0)
+        let pixelScale = scale / Self.onePixelInLayerUnits(homography, at: center)
         guard pixelScale.isFinite, pixelScale > 1e-3 else { return false }
 
         let id = RasterizationEntryID(layer: node.id)
@@ -42,36 +51,49 @@ extension RenderGraphBuilder {
         let surface: SurfaceID
         if !state.isAnimating, let hit = rasterizationCache.lookUp(id, stamp: state.stamp, pixelScale: pixelScale) {
             entry = hit
-            surface = SurfaceID(context.offscreen.nextSurface)
-            context.offscreen.nextSurface += 1
-            context.rasterization.reused[surface] = RasterizedSurface(entry: id, width: hit.width, height: hit.height)
+            context.rasterization.hits += 1
+            if let placement = hit.placement {
+                surface = pageSurface(placement.page, context: &context)
+            } else {
+                surface = SurfaceID(context.offscreen.nextSurface)
+                context.offscreen.nextSurface += 1
+                context.rasterization.reused[surface] = RasterizedSurface(entry: id, width: hit.width, height: hit.height)
+            }
         } else {
-            let before = (context.offscreen, context.rasterization)
-            switch drawBitmap(of: node, localTime: localTime, pixelScale: pixelScale, stamp: state.stamp,
+            let before = (context.offscreen, context.rasterization, context.pageSurfaces)
+            let reason: OffscreenReason = cachedGroup ? .groupOpacity : .rasterize
+            switch drawBitmap(of: node, localTime: localTime, pixelScale: pixelScale, stamp: state.stamp, reason: reason,
                               contentsFlipped: contentsFlipped, context: &context) {
             case .declined, .empty:
                 // Drop what drawing the bitmap added (nested surfaces, nested cache entries).
                 let nested = context.rasterization.rendered.keys.filter { before.1.rendered[$0] == nil }
                 rasterizationCache.forget(nested.compactMap { context.rasterization.rendered[$0]?.entry })
-                (context.offscreen, context.rasterization) = before
+                (context.offscreen, context.rasterization, context.pageSurfaces) = before
                 return false
             case let .drawn(drawn, drawnSurface):
-                entry = drawn
-                surface = drawnSurface
-                let kept = !state.isAnimating && rasterizationCache.store(id, drawn)
-                if kept {
-                    context.rasterization.rendered[surface] = RasterizedSurface(entry: id, width: drawn.width, height: drawn.height)
+                context.rasterization.misses += 1
+                if !state.isAnimating, let paged = storeInPage(id, drawn, surface: drawnSurface, reason: reason, context: &context) {
+                    entry = paged
+                    surface = pageSurface(paged.placement!.page, context: &context)
                 } else {
-                    // Drawn for this frame only, like a group's surface: it may share a target.
-                    context.rasterization.uncached.insert(surface)
-                    let side = min(Self.packableSurfaceSide, maxSurfaceSize)
-                    if drawn.width <= side && drawn.height <= side { context.offscreen.packable.insert(surface) }
+                    entry = drawn
+                    surface = drawnSurface
+                    let kept = !state.isAnimating && rasterizationCache.store(id, drawn)
+                    if kept {
+                        context.rasterization.rendered[surface] = RasterizedSurface(entry: id, width: drawn.width, height: drawn.height)
+                    } else {
+                        // Drawn for this frame only, like a group's surface: it may share a target.
+                        context.rasterization.uncached.insert(surface)
+                        let side = min(Self.packableSurfaceSide, maxSurfaceSize)
+                        if drawn.width <= side && drawn.height <= side { context.offscreen.packable.insert(surface) }
+                    }
                 }
             }
         }
 
         let opacity = inherited * min(max(node.opacity, 0), 1)
         let quad = Self.vector(entry.layerRect)
+        // A paged bitmap's uv are set once its place on the page is final (`finishPages`).
         var instance = LayerInstance(
             localToClip: Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip)), quad: quad, uv: SIMD4(0, 0, 1, 1),
             color: SIMD4(repeating: Float(opacity)), shape: quad, flags: [.textured])
@@ -82,10 +104,67 @@ extension RenderGraphBuilder {
             instance.clipRadii = fields.radii
             instance.flags.insert(.clip)
         }
-        let binding = TextureBinding(source: .surface(surface), minification: Self.filter(node.minificationFilter),
-                                     magnification: Self.filter(node.magnificationFilter))
+        let binding = cachedGroup
+            ? TextureBinding(source: .surface(surface), minification: .nearest, magnification: .nearest)
+            : TextureBinding(source: .surface(surface), minification: Self.filter(node.minificationFilter),
+                             magnification: Self.filter(node.magnificationFilter))
         items.append(DrawItem(instance: instance, texture: binding, layer: node.id))
         return true
+    }
+
+    /// Keeps a bitmap just drawn into `surface` on a shared page, taking its pass out of the frame (the
+    /// page's pass draws it); nil when it cannot be paged (see `RasterizationCache+Pages.swift`).
+    private func storeInPage(_ id: RasterizationEntryID, _ drawn: RasterizationCache.Entry, surface: SurfaceID,
+                             reason: OffscreenReason, context: inout VisitContext) -> RasterizationCache.Entry? {
+        guard let last = context.offscreen.passes.last, last.target.surface == surface,
+              !last.items.contains(where: { item in
+                  switch item.texture?.source {
+                  case .surface, .atlas: true
+                  default: false
+                  }
+              }) else { return nil }
+        let side = min(maxSurfaceSize, RasterizationCache.defaultPageSide)
+        guard let paged = rasterizationCache.storeInPage(id, drawn, items: last.items, reason: reason, pageSide: side) else { return nil }
+        context.offscreen.passes.removeLast()
+        return paged
+    }
+
+    /// The surface standing for shared page `page` in this frame's graph.
+    private func pageSurface(_ page: Int, context: inout VisitContext) -> SurfaceID {
+        if let surface = context.pageSurfaces[page] { return surface }
+        let surface = SurfaceID(context.offscreen.nextSurface)
+        context.offscreen.nextSurface += 1
+        context.pageSurfaces[page] = surface
+        return surface
+    }
+
+    /// Ends the frame's use of shared pages: each page sampled gets its pass (before every other, as it
+    /// samples nothing) when it changed (its bitmaps placed afresh), or is reused as the backend holds
+    /// it; every composite sampling a page gets its bitmap's place there as uv.
+    func finishPages(_ pageSurfaces: [Int: SurfaceID], passes: inout [RenderPass], rasterization: inout RasterizedSurfaces) {
+        guard !pageSurfaces.isEmpty else { return }
+        var sizes: [SurfaceID: SIMD4<Float>] = [:]
+        var pagePasses: [RenderPass] = []
+        for (page, surface) in pageSurfaces.sorted(by: { $0.value < $1.value }) {
+            guard let frame = rasterizationCache.pageFrame(page, surface: surface) else { continue }
+            let named = RasterizedSurface(entry: .page(page), width: frame.width, height: frame.height)
+            if let pass = frame.pass {
+                pagePasses.append(pass)
+                rasterization.rendered[surface] = named
+            } else {
+                rasterization.reused[surface] = named
+            }
+            sizes[surface] = SIMD4(Float(frame.width), Float(frame.height), Float(frame.width), Float(frame.height))
+        }
+        passes.insert(contentsOf: pagePasses, at: 0)
+        for passIndex in passes.indices {
+            for index in passes[passIndex].items.indices {
+                let item = passes[passIndex].items[index]
+                guard let surface = item.texture?.surface, let size = sizes[surface], let layer = item.layer,
+                      let rect = rasterizationCache.entries[RasterizationEntryID(layer: layer)]?.placement?.rect else { continue }
+                passes[passIndex].items[index].instance.uv = SIMD4(Float(rect.minX), Float(rect.minY), Float(rect.maxX), Float(rect.maxY)) / size
+            }
+        }
     }
 
     private enum DrawnBitmap {
@@ -95,7 +174,7 @@ extension RenderGraphBuilder {
     }
 
     /// Appends the pass drawing `node`'s subtree in its own space at `pixelScale` (see the contract).
-    private func drawBitmap(of node: RenderNode, localTime: Double, pixelScale: CGFloat, stamp: UInt64,
+    private func drawBitmap(of node: RenderNode, localTime: Double, pixelScale: CGFloat, stamp: UInt64, reason: OffscreenReason,
                             contentsFlipped: Bool, context: inout VisitContext) -> DrawnBitmap {
         var canvas = self
         canvas.targetWidth = maxSurfaceSize
@@ -126,7 +205,7 @@ extension RenderGraphBuilder {
         // A bitmap reaching the canvas edge was cut; one past the size limit costs too much to keep.
         guard rect.minX > 0, rect.minY > 0, rect.maxX < maxSurfaceSize, rect.maxY < maxSurfaceSize,
               rect.width <= maxRasterizedSide, rect.height <= maxRasterizedSide else { return .declined }
-        let surface = canvas.makeSurface(rect, items: content, reason: .rasterize, name: "rasterized layer \(node.id)",
+        let surface = canvas.makeSurface(rect, items: content, reason: reason, name: "rasterized layer \(node.id)",
                                          context: &context)
         let layerRect = CGRect(x: (CGFloat(rect.minX) - origin) / pixelScale, y: (CGFloat(rect.minY) - origin) / pixelScale,
                                width: CGFloat(rect.width) / pixelScale, height: CGFloat(rect.height) / pixelScale)

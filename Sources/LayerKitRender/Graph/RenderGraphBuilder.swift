@@ -42,6 +42,9 @@ package struct RenderGraphBuilder {
     package var rasterizationCache = RasterizationCache()
     /// Whether offscreen surfaces that need no ordering between them share targets (`SurfacePacker`).
     package var packsSurfaces = true
+    /// Whether group-opacity surfaces whose subtree stays the same are cached across frames
+    /// (`RasterizationCache+Groups.swift`).
+    package var cachesGroups = true
 
     package init(targetWidth: Int, targetHeight: Int, viewport: CGRect, scale: CGFloat) {
         self.targetWidth = targetWidth
@@ -88,6 +91,7 @@ package struct RenderGraphBuilder {
         items.reserveCapacity(tree.nodes.count)
         var offscreen = OffscreenPasses()
         var rasterization = RasterizedSurfaces()
+        var pageSurfaces: [Int: SurfaceID] = [:]
         rasterizationCache.beginFrame()
         var layersVisited = 0
         if let rootNode = tree[root] {
@@ -101,14 +105,16 @@ package struct RenderGraphBuilder {
             offscreen = context.offscreen
             rasterization = context.rasterization
             layersVisited = context.layersVisited
+            pageSurfaces = context.pageSurfaces
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
         var graph = RenderGraph(passes: offscreen.passes + [pass])
+        finishPages(pageSurfaces, passes: &graph.passes, rasterization: &rasterization)
         graph.statistics.layersRecomputed = layersVisited
         rasterization.released = rasterizationCache.takeReleases()
         graph.rasterization = rasterization
-        graph.statistics.rasterizeHits = rasterization.reused.count
-        graph.statistics.rasterizeMisses = rasterization.rendered.count + rasterization.uncached.count
+        graph.statistics.rasterizeHits = rasterization.hits
+        graph.statistics.rasterizeMisses = rasterization.misses
         if packsSurfaces {
             let packer = SurfacePacker(maxSide: min(maxSurfaceSize, SurfacePacker.defaultPageSide))
             graph = packer.pack(graph, packable: offscreen.packable)
@@ -138,6 +144,8 @@ package struct RenderGraphBuilder {
         var itemBase = 0
         /// Layers presented and drawn (statistics: `layersRecomputed`).
         var layersVisited = 0
+        /// The surface standing for each shared cache page sampled this frame.
+        var pageSurfaces: [Int: SurfaceID] = [:]
     }
 
     /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the

@@ -41,9 +41,10 @@ public struct FrameStatistics: Equatable, Sendable {
     public var passes = 0
     /// Why each offscreen pass exists, in execution order (DESIGN.md §4).
     public var offscreenReasons: [OffscreenReason] = []
-    /// `shouldRasterize` layers drawn from their cached bitmap this frame.
+    /// Layers drawn from a cached bitmap this frame: `shouldRasterize` layers, and group-opacity layers
+    /// whose unchanged subtree the engine cached on its own.
     public var rasterizeHits = 0
-    /// `shouldRasterize` layers whose bitmap was drawn this frame (missing, out of date, or not kept).
+    /// Such layers whose bitmap was drawn this frame (missing, out of date, or not kept).
     public var rasterizeMisses = 0
 
     // MARK: GPU work

@@ -102,7 +102,8 @@ final class GraphExecutor {
         } catch let error as VulkanError where error.isOutOfDeviceMemory {
             // Even after trimming there is no memory for this frame's surfaces: draw it without them.
             let degraded = graph.drawingSurfacesDirectly()
-            loseRasterizations(graph.rasterization.rendered.values.map(\.entry))
+            // Entries first drawn this frame have no image yet, but the render side counts on them too.
+            loseRasterizations(graph.rasterization.rendered.values.map(\.entry), evenIfNotHeld: true)
             LayerKitDiagnostics.emit(.offscreenRenderingDegraded(
                 surfaces: graph.offscreenPasses.count - degraded.offscreenPasses.count, reason: "\(error)"))
             graph = degraded
@@ -414,9 +415,10 @@ final class GraphExecutor {
         }
     }
 
-    /// Drops the images of `entries` (destroyed once nothing references them) and reports them lost.
-    private func loseRasterizations(_ entries: [RasterizationEntryID]) {
-        for entry in entries where rasterizedImages.removeValue(forKey: entry) != nil {
+    /// Drops the images of `entries` (destroyed once nothing references them) and reports them lost
+    /// (with `evenIfNotHeld`, also those this executor holds no image for).
+    private func loseRasterizations(_ entries: [RasterizationEntryID], evenIfNotHeld: Bool = false) {
+        for entry in entries where rasterizedImages.removeValue(forKey: entry) != nil || evenIfNotHeld {
             lostRasterizations.append(entry)
         }
     }
