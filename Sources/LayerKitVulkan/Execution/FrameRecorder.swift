@@ -64,7 +64,7 @@ final class FrameRecorder {
 
     /// The frame target's render pass for color `format`: color plus depth-stencil.
     func renderPass(format: VkFormat = GPUImage.format) throws -> VkRenderPass {
-        try context.layerPipeline(format: format).depthRenderPass()
+        try context.layerPipeline(format: format).renderPass
     }
 
     /// The next frame slot, its previous submission finished and recycled, its command buffer begun.

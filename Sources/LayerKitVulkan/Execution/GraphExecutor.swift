@@ -27,9 +27,9 @@ import LayerKitRender
 /// untextured draws and need no binding of their own. Each frame in flight keeps its own instance buffer
 /// and the `DrawListRevision` it holds: a graph without gradients that is a later revision of the same
 /// retained frame pass rewrites only the draws changed since (same order, same slots). Depth:
-/// a frame target with a depth attachment (`FramebufferTarget.hasDepth`) is drawn with the depth render
-/// pass and the pipeline of each batch's `DepthPhase`; a depth-ordered pass needs such a target.
-/// Stencil: in such a target every frame-pass draw tests the stencil against its batch's
+/// every frame target has a depth-stencil attachment (`LayerPipeline.renderPass`); the frame pass is
+/// drawn with the pipeline of each batch's `DepthPhase`.
+/// Stencil: every frame-pass draw tests the stencil against its batch's
 /// `stencilReference` (set when it changes), and a stencil clip command's batch is drawn with the
 /// stencil clip pipeline of its command (`LayerPipeline.stencilClipPipeline(for:)`); commands in a pass
 /// without a stencil are refused. An
@@ -82,8 +82,8 @@ final class GraphExecutor {
         }
     }
 
-    /// Records `graph` into `target`, a framebuffer of this executor's render pass (its depth render pass
-    /// when `target.hasDepth`).
+    /// Records `graph` into `target`, a framebuffer of this executor's frame render pass (color plus
+    /// depth-stencil).
     func record(_ graph: RenderGraph, frame: FrameContext, into target: FramebufferTarget) throws -> FrameCounters {
         let recordStart = StageClock.now()
         let commandBuffer = frame.commandBuffer
@@ -208,8 +208,8 @@ final class GraphExecutor {
             var clearsDepth = false
             switch pass.target {
             case .frame:
-                clearsDepth = target.hasDepth
-                (framebuffer, renderPass, area) = (target.framebuffer, target.hasDepth ? try pipeline.depthRenderPass() : pipeline.renderPass,
+                clearsDepth = true
+                (framebuffer, renderPass, area) = (target.framebuffer, pipeline.renderPass,
                                                    (target.width, target.height))
             case let .offscreen(surface, width, height):
                 guard let assigned = surfaces.bySurface[surface], let pipelines = surfaceResources?.pipelines else {
@@ -235,7 +235,7 @@ final class GraphExecutor {
                 // The frame pass of a depth-stencil target tests the stencil in every pipeline.
                 var stencilReference: UInt8? = clearsDepth ? nil : 0
                 for batch in passPlans[passIndex].batches {
-                    let batchPipeline = try pipelineFor(pass, key: batch.key, targetHasDepth: target.hasDepth)
+                    let batchPipeline = try pipelineFor(pass, key: batch.key)
                     if batchPipeline != boundPipeline {
                         vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, batchPipeline)
                         boundPipeline = batchPipeline
@@ -290,12 +290,6 @@ final class GraphExecutor {
                 }
                 if pass.items.contains(where: { $0.blend != .sourceOver }) {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" blends other than source-over into the frame; only surfaces support that")
-                }
-                if pass.depthOrdered && !target.hasDepth {
-                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" is depth-ordered; this frame target has no depth attachment")
-                }
-                if !target.hasDepth && pass.items.contains(where: { $0.stencilCommand != nil || $0.stencilLevel != 0 }) {
-                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" clips by stencil; this frame target has no stencil")
                 }
             case let .offscreen(_, width, height):
                 let limit = Int(min(device.limits.maxImageDimension2D, device.limits.maxFramebufferWidth, device.limits.maxFramebufferHeight))
@@ -431,14 +425,12 @@ final class GraphExecutor {
         return (pipelines, pool)
     }
 
-    /// The pipeline of a batch: for the frame, the color-only one, or with a depth-stencil attachment the
-    /// one for the batch's stencil clip command or else its depth phase (validated: source-over only); for
-    /// a surface, the one for its blend mode.
-    private func pipelineFor(_ pass: RenderPass, key: BatchKey, targetHasDepth: Bool) throws -> VkPipeline {
+    /// The pipeline of a batch: for the frame, the one for the batch's stencil clip command or else its
+    /// depth phase (validated: source-over only); for a surface, the one for its blend mode.
+    private func pipelineFor(_ pass: RenderPass, key: BatchKey) throws -> VkPipeline {
         switch pass.target {
-        case .frame where targetHasDepth:
+        case .frame:
             if let command = key.stencilCommand { try pipeline.stencilClipPipeline(for: command) } else { try pipeline.depthPipeline(for: key.depth) }
-        case .frame: pipeline.pipeline
         case .offscreen: try makeSurfaceResources().0.pipeline(for: key.blend)
         }
     }
@@ -486,8 +478,4 @@ struct FramebufferTarget {
     var width: Int
     var height: Int
     var requiresExactSize = true
-    /// Whether `framebuffer` belongs to the depth render pass (`LayerPipeline.depthRenderPass()`, color
-    /// plus depth-stencil), so depth-ordered and stencil-clipped passes can be drawn into it. Every
-    /// target `FrameRecorder` records into has it.
-    var hasDepth = false
 }

@@ -58,7 +58,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
         let counters: FrameCounters
         do {
             (counters, _) = try recorder.record(graph, frame: frame, into: FramebufferTarget(
-                framebuffer: target.framebuffer, width: target.width, height: target.height, hasDepth: true))
+                framebuffer: target.framebuffer, width: target.width, height: target.height))
             if readback {
                 if frame.readbackBuffer == nil {
                     frame.readbackBuffer = try GPUBuffer(

@@ -3,7 +3,7 @@ import LayerKit
 
 /// The offscreen image a headless renderer draws into, and its readback.
 ///
-/// Input: a size and the layer render pass with a depth-stencil attachment (`LayerPipeline.depthRenderPass()`).
+/// Input: a size and the layer render pass with a depth-stencil attachment (`LayerPipeline.renderPass`).
 /// Output: a `VK_FORMAT_R8G8B8A8_UNORM` color image and a depth-stencil image with a framebuffer for that pass
 /// (so frame passes may be depth-ordered); `recordReadback` copies the color image into a host-visible
 /// buffer, `image(from:)` turns that buffer into a `CGImage` (premultiplied RGBA8, top row first).

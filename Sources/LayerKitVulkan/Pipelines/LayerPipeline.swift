@@ -1,7 +1,7 @@
 import CVulkan
 import LayerKitRender
 
-/// The layer-quad pipeline and what it is built against: the frame's color render pass, the descriptor
+/// The layer-quad pipelines and what they are built against: the frame's render pass, the descriptor
 /// set layouts (set 0: the frame's instance buffer, read by the vertex shader and, for gradient stops
 /// stored after the instances, by the fragment shader; set 1: the batch's texture) and the pipeline layout.
 ///
@@ -10,9 +10,9 @@ import LayerKitRender
 /// premultiplied source-over blending (ONE, ONE_MINUS_SRC_ALPHA) for color and alpha, dynamic viewport
 /// and scissor. Offscreen passes use `SurfacePipelines`, built from the same shaders and layouts against
 /// the surface render pass.
-/// Depth and stencil: frame targets with a depth-stencil attachment (the headless image, a swapchain)
-/// use `depthRenderPass` — color plus a `device.depthStencilFormat` attachment cleared to depth 1 and
-/// stencil 0 — and the pipeline for each `DepthPhase`: `.none` no depth test (painter's order),
+/// Depth and stencil: every frame target (the headless image, a swapchain image) is a framebuffer of
+/// `renderPass` — color plus a `device.depthStencilFormat` attachment cleared to depth 1 and stencil 0 —
+/// and is drawn with the pipeline for each `DepthPhase`: `.none` no depth test (painter's order),
 /// `.opaque` depth test LESS with depth writes, blending off and partially covered fragments discarded
 /// (specialization constant 0 of layer_quad.frag), `.translucent` depth test LESS without writes,
 /// source-over. Every one of them tests stencil EQUAL the dynamic stencil reference (the draw's clip
@@ -26,12 +26,9 @@ final class LayerPipeline {
     let instanceSetLayout: VkDescriptorSetLayout
     let textureSetLayout: VkDescriptorSetLayout
     let layout: VkPipelineLayout
-    let pipeline: VkPipeline
     /// The cache it was compiled through, for the variants built later (`SurfacePipelines`).
     let cache: PipelineCache
     private let device: VulkanDevice
-    private let format: VkFormat
-    private var depthPass: VkRenderPass?
     private var depthPipelines: [DepthPhase: VkPipeline] = [:]
     private var stencilClipPipelines: [StencilClipCommand: VkPipeline] = [:]
 
@@ -39,8 +36,7 @@ final class LayerPipeline {
     init(device: VulkanDevice, cache: PipelineCache, format: VkFormat = GPUImage.format) throws {
         self.device = device
         self.cache = cache
-        self.format = format
-        renderPass = try Self.makeRenderPass(device: device, format: format, destination: .frame)
+        renderPass = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthStencilFormat)
         instanceSetLayout = try Self.makeSetLayout(
             device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
             stages: VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue, name: "set 0 · instances")
@@ -57,44 +53,32 @@ final class LayerPipeline {
         }
         layout = pipelineLayout!
         device.labels.name(layout, VK_OBJECT_TYPE_PIPELINE_LAYOUT, "layer quad layout")
-        pipeline = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, blend: .sourceOver)
-        device.labels.name(pipeline, VK_OBJECT_TYPE_PIPELINE, "layer quad")
     }
 
     deinit {
         for variant in depthPipelines.values { vkDestroyPipeline(device.handle, variant, nil) }
         for variant in stencilClipPipelines.values { vkDestroyPipeline(device.handle, variant, nil) }
-        if let depthPass { vkDestroyRenderPass(device.handle, depthPass, nil) }
-        vkDestroyPipeline(device.handle, pipeline, nil)
         vkDestroyPipelineLayout(device.handle, layout, nil)
         vkDestroyDescriptorSetLayout(device.handle, textureSetLayout, nil)
         vkDestroyDescriptorSetLayout(device.handle, instanceSetLayout, nil)
         vkDestroyRenderPass(device.handle, renderPass, nil)
     }
 
-    /// The frame render pass with a depth-stencil attachment (attachment 1), made on first use.
-    func depthRenderPass() throws -> VkRenderPass {
-        if let depthPass { return depthPass }
-        let pass = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthStencilFormat)
-        depthPass = pass
-        return pass
-    }
-
-    /// The frame pipeline for draws in `phase`, against `depthRenderPass()`, made on first use.
+    /// The frame pipeline for draws in `phase`, against `renderPass`, made on first use.
     func depthPipeline(for phase: DepthPhase) throws -> VkPipeline {
         if let existing = depthPipelines[phase] { return existing }
-        let made = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: try depthRenderPass(),
+        let made = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass,
                                          blend: .sourceOver, depth: phase)
         device.labels.name(made, VK_OBJECT_TYPE_PIPELINE, "layer quad · depth \(phase)")
         depthPipelines[phase] = made
         return made
     }
 
-    /// The pipeline drawing a clip shape into the stencil for `command`, against `depthRenderPass()`,
+    /// The pipeline drawing a clip shape into the stencil for `command`, against `renderPass`,
     /// made on first use.
     func stencilClipPipeline(for command: StencilClipCommand) throws -> VkPipeline {
         if let existing = stencilClipPipelines[command] { return existing }
-        let made = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: try depthRenderPass(),
+        let made = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass,
                                          blend: .sourceOver, depth: DepthPhase.none, stencilClip: command)
         device.labels.name(made, VK_OBJECT_TYPE_PIPELINE, "layer quad · stencil clip \(command)")
         stencilClipPipelines[command] = made

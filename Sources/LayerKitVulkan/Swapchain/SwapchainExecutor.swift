@@ -358,7 +358,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         let image = swapchain.images[Int(imageIndex)]
         let target = FramebufferTarget(
             framebuffer: swapchain.framebuffers[Int(imageIndex)], width: swapchain.width, height: swapchain.height,
-            requiresExactSize: false, hasDepth: true)
+            requiresExactSize: false)
         let (_, statistics) = try recorder.record(graph, frame: frame, into: target, format: swapchain.format)
         didRecord = true
         // The layer pass leaves the image in TRANSFER_SRC_OPTIMAL.
