@@ -36,7 +36,7 @@ extension DrawItem {
             func v(_ y: Double) -> Double { uv.y + (y - quad.y) / (quad.w - quad.y) * (uv.w - uv.y) }
             uvAtShape = SIMD4(u(shape.x), v(shape.y), u(shape.z), v(shape.w))
         }
-        let piece = Self.clip(polygon, to: region)
+        let piece = ConvexPolygonClipping.clip(polygon, to: region)
         guard piece.count >= 3 else { return [] }
         // A piece that only touches the region (a shared corner or edge) has no area to draw.
         var twiceArea = 0.0
@@ -62,33 +62,5 @@ extension DrawItem {
             i += 2
         }
         return result
-    }
-
-    /// `subject` ∩ the convex polygon `clip` (Sutherland–Hodgman). Cut points are computed from each
-    /// edge's endpoints in a fixed order, so two pieces sharing an edge get the same cut points.
-    static func clip(_ subject: [SIMD2<Double>], to clip: [SIMD2<Double>]) -> [SIMD2<Double>] {
-        var twiceArea = 0.0
-        for i in clip.indices {
-            let a = clip[i], b = clip[(i + 1) % clip.count]
-            twiceArea += a.x * b.y - b.x * a.y
-        }
-        let orientation: Double = twiceArea >= 0 ? 1 : -1
-        var output = subject
-        for i in clip.indices where !output.isEmpty {
-            let a = clip[i], b = clip[(i + 1) % clip.count]
-            func side(_ p: SIMD2<Double>) -> Double { orientation * ((b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)) }
-            let input = output
-            output = []
-            for j in input.indices {
-                let p = input[j], q = input[(j + 1) % input.count]
-                let sp = side(p), sq = side(q)
-                if sp >= 0 { output.append(p) }
-                if (sp >= 0) != (sq >= 0) {
-                    let (m, sm, n, sn) = (p.x, p.y) < (q.x, q.y) ? (p, sp, q, sq) : (q, sq, p, sp)
-                    output.append(m + (n - m) * (sm / (sm - sn)))
-                }
-            }
-        }
-        return output
     }
 }

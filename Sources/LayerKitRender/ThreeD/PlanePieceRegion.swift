@@ -16,11 +16,7 @@ enum PlanePieceRegion {
             (abs(p.x - r.x) < tolerance && abs(q.x - r.x) < tolerance) || (abs(p.x - r.z) < tolerance && abs(q.x - r.z) < tolerance)
                 || (abs(p.y - r.y) < tolerance && abs(q.y - r.y) < tolerance) || (abs(p.y - r.w) < tolerance && abs(q.y - r.w) < tolerance)
         }
-        var twiceArea = 0.0
-        for i in piece.indices {
-            let a = piece[i], b = piece[(i + 1) % piece.count]
-            twiceArea += a.x * b.y - b.x * a.y
-        }
+        let twiceArea = ConvexPolygonClipping.twiceSignedArea(piece)
         var region = [SIMD2(r.x - margin, r.y - margin), SIMD2(r.z + margin, r.y - margin),
                       SIMD2(r.z + margin, r.w + margin), SIMD2(r.x - margin, r.w + margin)]
         for i in piece.indices {
@@ -28,23 +24,8 @@ enum PlanePieceRegion {
             guard p != q, !onSide(p, q) else { continue }
             // Inside is left of p → q for a counter-clockwise piece (in y-up terms), right for clockwise.
             let (a, b, sign) = (p.x, p.y) < (q.x, q.y) ? (p, q, twiceArea >= 0 ? 1.0 : -1.0) : (q, p, twiceArea >= 0 ? -1.0 : 1.0)
-            region = keep(region, inside: { sign * ((b.x - a.x) * ($0.y - a.y) - (b.y - a.y) * ($0.x - a.x)) })
+            region = ConvexPolygonClipping.keep(region, inside: { sign * ((b.x - a.x) * ($0.y - a.y) - (b.y - a.y) * ($0.x - a.x)) })
         }
         return region
-    }
-
-    /// `polygon` cut to where `side` ≥ 0 (`side` affine), cut points from edge endpoints in a fixed order.
-    private static func keep(_ polygon: [SIMD2<Double>], inside side: (SIMD2<Double>) -> Double) -> [SIMD2<Double>] {
-        var output: [SIMD2<Double>] = []
-        for j in polygon.indices {
-            let p = polygon[j], q = polygon[(j + 1) % polygon.count]
-            let sp = side(p), sq = side(q)
-            if sp >= 0 { output.append(p) }
-            if (sp >= 0) != (sq >= 0) {
-                let (m, sm, n, sn) = (p.x, p.y) < (q.x, q.y) ? (p, sp, q, sq) : (q, sq, p, sp)
-                output.append(m + (n - m) * (sm / (sm - sn)))
-            }
-        }
-        return output
     }
 }
