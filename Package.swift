@@ -55,15 +55,22 @@ let package = Package(
             dependencies: ["ShaderCompiler"]
         ),
 
+        // What every sample shares: its options, and running in a window or headless.
+        .target(
+            name: "SampleSupport",
+            dependencies: ["LayerKitSDL", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Samples/Support",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "Hello",
-            dependencies: ["LayerKitSDL", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SampleSupport", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Samples/Hello",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "Content",
-            dependencies: ["LayerKitSDL", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SampleSupport", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Samples/Content",
             swiftSettings: swiftSettings
         ),
