@@ -111,19 +111,27 @@ package final class RenderNode: @unchecked Sendable {
         anchorPoint = other.anchorPoint; anchorPointZ = other.anchorPointZ
         transform = other.transform; sublayerTransform = other.sublayerTransform
         isGeometryFlipped = other.isGeometryFlipped; contentsScale = other.contentsScale
-        backgroundColor = other.backgroundColor; cornerRadius = other.cornerRadius; maskedCorners = other.maskedCorners
-        borderWidth = other.borderWidth; borderColor = other.borderColor; opacity = other.opacity
+        cornerRadius = other.cornerRadius; maskedCorners = other.maskedCorners
+        borderWidth = other.borderWidth; opacity = other.opacity
         isHidden = other.isHidden; isOpaque = other.isOpaque; isDoubleSided = other.isDoubleSided
         allowsEdgeAntialiasing = other.allowsEdgeAntialiasing; masksToBounds = other.masksToBounds
         allowsGroupOpacity = other.allowsGroupOpacity
         shouldRasterize = other.shouldRasterize; rasterizationScale = other.rasterizationScale
-        contents = other.contents; contentsGravity = other.contentsGravity; contentsRect = other.contentsRect
-        contentsCenter = other.contentsCenter; minificationFilter = other.minificationFilter
-        transitionFromContents = other.transitionFromContents
-        magnificationFilter = other.magnificationFilter
-        sublayers = other.sublayers; mask = other.mask
-        customProperties = other.customProperties
-        beginTime = other.beginTime; timeOffset = other.timeOffset; speed = other.speed; animations = other.animations
+        contentsRect = other.contentsRect; contentsCenter = other.contentsCenter; mask = other.mask
+        beginTime = other.beginTime; timeOffset = other.timeOffset; speed = other.speed
+        // Reference-counted values are stored only when they differ: the reused presentation copy
+        // almost always holds the same ones already, and each store costs a retain, a release and an
+        // exclusivity check per animated node per frame.
+        if backgroundColor !== other.backgroundColor { backgroundColor = other.backgroundColor }
+        if borderColor !== other.borderColor { borderColor = other.borderColor }
+        if contents !== other.contents { contents = other.contents }
+        if transitionFromContents !== other.transitionFromContents { transitionFromContents = other.transitionFromContents }
+        if contentsGravity != other.contentsGravity { contentsGravity = other.contentsGravity }
+        if minificationFilter != other.minificationFilter { minificationFilter = other.minificationFilter }
+        if magnificationFilter != other.magnificationFilter { magnificationFilter = other.magnificationFilter }
+        if sublayers != other.sublayers { sublayers = other.sublayers }
+        if !(customProperties.isEmpty && other.customProperties.isEmpty) { customProperties = other.customProperties }
+        if !animations.elementsEqual(other.animations, by: ===) { animations = other.animations }
     }
 
     /// Takes one committed value. Values of the wrong shape are ignored (the model already checked them).
