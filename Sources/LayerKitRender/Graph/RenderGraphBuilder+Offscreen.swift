@@ -62,16 +62,16 @@ extension RenderGraphBuilder {
         visit(node, localTime: localTime, parentSpace: parentSpace, opacity: innerOpacity, clip: clip,
               contentsFlipped: contentsFlipped, isolated: true, context: &context, into: &content)
         guard !content.isEmpty else { return }
-        let footprints = content.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
 
         if let maskID = node.mask, let maskNode = context.tree[maskID] {
+            let footprints = footprintsOf(content)
             let (presentedMask, maskTime) = presented(maskNode, parentTime: localTime, context: &context)
             // The mask's superlayer space is the masked layer's bounds space.
             let layerToPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
             var maskItems: [DrawItem] = []
             visit(presentedMask, localTime: maskTime, parentSpace: layerToPixels, opacity: 1, clip: nil,
                   contentsFlipped: contentsFlipped, context: &context, into: &maskItems)
-            let maskFootprints = maskItems.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
+            let maskFootprints = footprintsOf(maskItems)
             // Outside the mask's draws its alpha is 0: only where both draw can anything show.
             guard let contentRect = union(footprints), let maskRect = union(maskFootprints),
                   let rect = contentRect.intersection(maskRect).flatMap(surfaceRect) else { return }
@@ -83,8 +83,10 @@ extension RenderGraphBuilder {
             return
         }
 
+        // A single draw overlaps nothing: it folds without its footprint being worked out.
+        let footprints = grouped && content.count > 1 ? footprintsOf(content) : []
         let visible = footprints.compactMap { $0 }
-        if grouped && visible.count > 1 && OffscreenDecision.anyOverlap(visible) {
+        if visible.count > 1 && OffscreenDecision.anyOverlap(visible) {
             // A small group is drawn whole (its off-target part costs little) so its surface can share a
             // target; a large one only where visible.
             let whole = union(content.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight,
@@ -122,6 +124,11 @@ extension RenderGraphBuilder {
         guard !state.isAnimating else { return false }
         let linear = SIMD4(map.r0.x, map.r0.y, map.r1.x, map.r1.y) / map.r2.z
         return rasterizationCache.groupIsSettled(node.id, stamp: state.stamp, linear: linear)
+    }
+
+    /// The pixel footprint of each of `items` within the target (nil where it shows nothing).
+    private func footprintsOf(_ items: [DrawItem]) -> [PixelRect?] {
+        items.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
     }
 
     /// The bounding rect of the visible footprints, nil when none is visible.
