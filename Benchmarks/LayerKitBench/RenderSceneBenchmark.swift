@@ -25,11 +25,16 @@ import LayerKitVulkan
 /// queries; they print n/a on a device without them (and lavapipe counts fragments in 4×4 blocks, so
 /// they are upper bounds there). Times: `median_commit_ms` (per-frame model updates and `CATransaction.flush()`),
 /// `median_apply_ms` (commit packets into the render tree), `median_graph_build_ms` (animation evaluation
-/// and render graph), `median_render_thread_ms` (apply + graph build), and the producer's own split of it,
-/// `median_stage_animation_ms`, `median_stage_graph_build_ms`, `median_stage_cull_batch_ms` — phase 1;
-/// `median_stage_record_ms` (the backend's recording and uploads) and `median_begin_frame_ms`,
+/// and render graph), and the producer's own split of it, `median_stage_animation_ms`,
+/// `median_stage_graph_build_ms`, `median_stage_cull_batch_ms` — phase 1; `median_stage_record_ms` (the
+/// backend's recording and uploads, wall clock), `median_stage_record_cpu_ms` (the same, the recording
+/// thread's own CPU time: on lavapipe the wall clock also counts the cores its rasterizer threads take
+/// while drawing the previous frame) and `median_begin_frame_ms`,
 /// `median_render_ms` (`CARenderer.render()`: graph build, Vulkan recording, submission, read-back) and
-/// `median_frame_ms` — phase 2; `fps` = measured frames / their elapsed wall-clock time in phase 2.
+/// `median_frame_ms` — phase 2; `median_render_thread_ms` = apply + the graph build's thread CPU time
+/// (`median_graph_build_cpu_ms`; phase 1, per frame) + the median record CPU time (phase 2): the render
+/// thread's CPU per frame, what other processes' load on the machine barely moves; `fps` = measured frames /
+/// their elapsed wall-clock time in phase 2.
 /// With `snapshotDirectory`, the last measured frame is written there as `<scene>.png` (read back after
 /// the timed frames). Frame `t` is SCENES.md's (wall clock since the phase's first frame, at least +1 µs
 /// a frame); the scene is rendered at absolute time `startTime + t`, when its animations began at
@@ -48,6 +53,8 @@ struct RenderSceneBenchmark {
         var commit: Double
         var apply: Double
         var build: Double
+        /// `build`'s thread CPU time (`StageClock.threadCPUNow`).
+        var buildCPU: Double
         /// The producer's own stage times for the frame (`FrameStatistics.cpuTime`).
         var stages: FrameStatistics.StageTimes
         /// Layers the producer redrew for the frame (`FrameStatistics.layersRecomputed`).
@@ -90,10 +97,13 @@ struct RenderSceneBenchmark {
             for packet in sink.take() { producer.apply(packet) }
             let t2 = CACurrentMediaTime()
             lastGraph = nil  // as a host drops a frame's graph once drawn; the producer then patches it in place
+            let cpu2 = StageClock.threadCPUNow()
             let (graph, _) = producer.produceFrame(at: startTime + t)
+            let cpu3 = StageClock.threadCPUNow()
             let t3 = CACurrentMediaTime()
             lastGraph = graph
-            return GraphSample(commit: t1 - t0, apply: t2 - t1, build: t3 - t2, stages: graph.statistics.cpuTime,
+            return GraphSample(commit: t1 - t0, apply: t2 - t1, build: t3 - t2, buildCPU: StageClock.seconds(cpu3 &- cpu2),
+                               stages: graph.statistics.cpuTime,
                                layersRecomputed: graph.statistics.layersRecomputed)
         }
         let coverage = lastGraph.map(QuadCoverage.measure)
@@ -154,7 +164,10 @@ struct RenderSceneBenchmark {
         let statistics = frames.map(\.statistics)
         func medianOf(_ values: [Int]) -> Double? { median(values.map(Double.init)) }
         func milliseconds(_ seconds: [Double]) -> Double? { median(seconds).map { $0 * 1000 } }
-        let renderThread = graphRun.samples.map { $0.apply + $0.build }
+        // Render-thread CPU per frame: the producer's stages timed alone (phase 1) plus recording's
+        // thread CPU time (phase 2, where lavapipe's rasterizer threads share the cores with it).
+        let recordCPU = median(statistics.map(\.cpuTime.recordThreadCPU))
+        let renderThread = graphRun.samples.map { $0.apply + $0.buildCPU + (recordCPU ?? 0) }
 
         let figures: [(String, Double?)] = [
             ("layers", Double(scene.layerCount)),
@@ -183,11 +196,13 @@ struct RenderSceneBenchmark {
             ("median_commit_ms", milliseconds(graphRun.samples.map(\.commit))),
             ("median_apply_ms", milliseconds(graphRun.samples.map(\.apply))),
             ("median_graph_build_ms", milliseconds(graphRun.samples.map(\.build))),
+            ("median_graph_build_cpu_ms", milliseconds(graphRun.samples.map(\.buildCPU))),
             ("median_render_thread_ms", milliseconds(renderThread)),
             ("median_stage_animation_ms", milliseconds(graphRun.samples.map(\.stages.animation))),
             ("median_stage_graph_build_ms", milliseconds(graphRun.samples.map(\.stages.graphBuild))),
             ("median_stage_cull_batch_ms", milliseconds(graphRun.samples.map(\.stages.cullAndBatch))),
             ("median_stage_record_ms", milliseconds(statistics.map(\.cpuTime.record))),
+            ("median_stage_record_cpu_ms", recordCPU.map { $0 * 1000 }),
             ("median_begin_frame_ms", milliseconds(frames.map(\.commit))),
             ("median_render_ms", milliseconds(frames.map(\.render))),
             ("median_frame_ms", milliseconds(frames.map(\.frame))),

@@ -87,6 +87,10 @@ public struct FrameStatistics: Equatable, Sendable {
         public var cullAndBatch: TimeInterval = 0
         /// Recording the frame's commands (uploads included) on the backend.
         public var record: TimeInterval = 0
+        /// The recording thread's own CPU time for `record` (`CLOCK_THREAD_CPUTIME_ID`): the stages above
+        /// are wall-clock times, which on a CPU Vulkan driver (lavapipe) include waiting while the
+        /// driver's rasterizer threads, drawing the previous frame, hold the cores.
+        public var recordThreadCPU: TimeInterval = 0
 
         public init() {}
 
@@ -144,7 +148,7 @@ extension FrameStatistics: CustomStringConvertible {
             + "fragments \(fragments) · overdraw \(overdrawText) · uploaded \(imagesUploaded) images, \(bytesUploaded) B · "
             + "offscreen targets \(offscreenTargetBytes) B · cpu ms commit \(milliseconds(cpuTime.commitApply)), "
             + "animation \(milliseconds(cpuTime.animation)), build \(milliseconds(cpuTime.graphBuild)), "
-            + "cull+batch \(milliseconds(cpuTime.cullAndBatch)), record \(milliseconds(cpuTime.record)) · gpu ms \(gpu)"
+            + "cull+batch \(milliseconds(cpuTime.cullAndBatch)), record \(milliseconds(cpuTime.record)) (thread cpu \(milliseconds(cpuTime.recordThreadCPU))) · gpu ms \(gpu)"
     }
 }
 
@@ -157,6 +161,14 @@ package enum StageClock {
     }
 
     /// Seconds from `start` (a `now()` reading) to now.
+    /// The calling thread's CPU time so far, in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`): unlike `now()`,
+    /// it does not advance while the thread waits for a core.
+    package static func threadCPUNow() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
     package static func seconds(since start: UInt64) -> TimeInterval {
         seconds(now() &- start)
     }

@@ -90,6 +90,7 @@ package final class StatisticsReporter: @unchecked Sendable {
         result.cpuTime.graphBuild = averageTime(\.cpuTime.graphBuild)
         result.cpuTime.cullAndBatch = averageTime(\.cpuTime.cullAndBatch)
         result.cpuTime.record = averageTime(\.cpuTime.record)
+        result.cpuTime.recordThreadCPU = averageTime(\.cpuTime.recordThreadCPU)
         let timed = frames.compactMap(\.gpuTime)
         if !timed.isEmpty { result.gpuTime = timed.reduce(0, +) / Double(timed.count) }
         return result

@@ -19,15 +19,17 @@ package struct FrameCounters: Equatable, Sendable, CustomStringConvertible {
     package var surfacesCreated = 0
     /// Bytes of the offscreen surface images the frame drew into (each pooled image once, as allocated).
     package var offscreenTargetBytes = 0
-    /// CPU seconds spent recording (uploads included).
+    /// Wall-clock seconds spent recording (uploads included).
     package var recordTime: Double = 0
+    /// The recording thread's own CPU seconds for the same (`FrameStatistics.StageTimes.recordThreadCPU`).
+    package var recordCPUTime: Double = 0
     /// Bytes of instance data written into the frame's instance buffer (`FrameStatistics.instanceBytesWritten`).
     package var instanceBytesWritten = 0
 
     /// Render passes into offscreen surfaces.
     package var offscreenPasses: Int { offscreenReasons.count }
 
-    /// Equal counters; `recordTime` depends on the machine and is left out.
+    /// Equal counters; the record times depend on the machine and are left out.
     package static func == (lhs: FrameCounters, rhs: FrameCounters) -> Bool {
         lhs.drawCalls == rhs.drawCalls && lhs.instances == rhs.instances && lhs.bytesUploaded == rhs.bytesUploaded
             && lhs.imagesUploaded == rhs.imagesUploaded && lhs.passes == rhs.passes && lhs.offscreenReasons == rhs.offscreenReasons
@@ -68,6 +70,7 @@ extension FrameStatistics {
         result.bytesUploaded = counters.bytesUploaded
         result.offscreenTargetBytes = counters.offscreenTargetBytes
         result.cpuTime.record = counters.recordTime
+        result.cpuTime.recordThreadCPU = counters.recordCPUTime
         result.instanceBytesWritten = counters.instanceBytesWritten
         return result
     }

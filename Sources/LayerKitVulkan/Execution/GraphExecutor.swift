@@ -86,8 +86,13 @@ final class GraphExecutor {
     /// depth-stencil).
     func record(_ graph: RenderGraph, frame: FrameContext, into target: FramebufferTarget) throws -> FrameCounters {
         let recordStart = StageClock.now()
+        let recordCPUStart = StageClock.threadCPUNow()
         let commandBuffer = frame.commandBuffer
-        try validate(graph, target: target)
+        try validateTargets(graph, target: target)
+        // A later revision of the draw lists this executor last recorded in full was checked then, and its
+        // textures and atlas placements made resident: patches keep order, batches, keys and stencil levels.
+        let patched = patchedRevision(of: graph, frame: frame)
+        if patched == nil { try validateItems(graph) }
         frameNumber += 1
         var counters = FrameCounters()
         if frame.queries == nil { frame.queries = try GPUQueries(device: device, name: "frame \(frame.index) queries") }
@@ -116,7 +121,7 @@ final class GraphExecutor {
         let uploadedBefore = (uploader.imagesUploaded, uploader.bytesUploaded)
         var requests: [(image: CGImage, region: PixelRect?, mipmapped: Bool)] = []
         var requestIndex: [TextureSource: Int] = [:]
-        for pass in graph.passes {
+        for pass in graph.passes where patched == nil {
             for case let binding? in pass.items.lazy.map(\.texture) {
                 let request: (CGImage, PixelRect?)
                 switch binding.source {
@@ -135,7 +140,7 @@ final class GraphExecutor {
         }
         device.labels.begin(commandBuffer, "uploads")
         try uploader.prepare(requests, commandBuffer: commandBuffer, frame: frame)
-        if !graph.atlasPlacements.isEmpty {
+        if patched == nil && !graph.atlasPlacements.isEmpty {
             try atlasTextures.prepare(graph.atlasPlacements, commandBuffer: commandBuffer, frame: frame)
         }
         device.labels.end(commandBuffer)
@@ -148,24 +153,21 @@ final class GraphExecutor {
         let stride = LayerInstance.stride
         let wordStride = MemoryLayout<SIMD4<Float>>.stride
         let total = graph.passes.reduce(0) { $0 + $1.items.count }
-        let stopWords = graph.passes.reduce(0) { sum, pass in sum + pass.items.reduce(0) { $0 + ($1.gradient?.stopWordCount ?? 0) } }
+        // A patched revision has no stops (`patchedRevision(of:)`): no walk over its draws.
+        let stopWords = patched != nil ? 0
+            : graph.passes.reduce(0) { sum, pass in sum + pass.items.reduce(0) { $0 + ($1.gradient?.stopWordCount ?? 0) } }
         let stopRecords = (stopWords * wordStride + stride - 1) / stride
         try frame.ensureInstanceCapacity(total + stopRecords, stride: stride, allocator: allocator, descriptors: instanceDescriptors)
         guard let instanceBuffer = frame.instanceBuffer, let instanceSet = frame.instanceSet, let base = instanceBuffer.mapped else {
             preconditionFailure("frame \(frame.index) has no mapped instance buffer")
         }
-        if let revision = graph.revision, graph.passes.count == 1, stopWords == 0,
-           let changed = revision.changes(since: frame.instanceRevision) {
+        if let patched {
             // The buffer holds an earlier revision of these draw lists (same order): rewrite what changed.
-            let pass = graph.passes[0]
-            var position = [Int](repeating: 0, count: pass.items.count)
-            for (slot, itemIndex) in plans[0].order.enumerated() { position[itemIndex] = slot }
-            // Over several revisions the same draws usually changed each time: write each once.
-            let unique = revision.recentChanges.count > 1 ? Array(Set(changed)) : changed
-            for itemIndex in unique {
-                Self.write(pass.items[itemIndex].instance, to: base + position[itemIndex] * stride, stride: stride)
+            let items = graph.passes[0].items
+            for itemIndex in patched.changed {
+                Self.write(items[itemIndex].instance, to: base + Int(patched.lineage.slots[itemIndex]) * stride, stride: stride)
             }
-            counters.instanceBytesWritten = unique.count * stride
+            counters.instanceBytesWritten = patched.changed.count * stride
         } else {
             var index = 0
             var nextStopWord = total * stride / wordStride
@@ -192,6 +194,7 @@ final class GraphExecutor {
             counters.instanceBytesWritten = total * stride + stopWords * wordStride
         }
         frame.instanceRevision = graph.revision
+        if patched == nil { rememberRecordedLineage(of: graph, stopWords: stopWords, order: plans.first?.order ?? []) }
         counters.instances = total
 
         let passes = graph.passes.isEmpty
@@ -261,11 +264,13 @@ final class GraphExecutor {
         counters.passes = graph.passes.count
         counters.offscreenReasons = graph.passes.compactMap(\.reason)
         counters.recordTime = StageClock.seconds(since: recordStart)
+        counters.recordCPUTime = StageClock.seconds(StageClock.threadCPUNow() &- recordCPUStart)
         return counters
     }
 
     /// Forgets what recording `frame` uploaded, because its commands will never run.
     func abandonFrame(_ frame: FrameContext) {
+        recordedLineage = nil
         uploader.abandonFrameUploads(frame: frame)
         atlasTextures.abandonFrameUploads(frame: frame)
         frame.queries?.discard()
@@ -279,23 +284,34 @@ final class GraphExecutor {
 
     // MARK: - Checks
 
-    /// Refuses a graph this executor cannot draw: a frame pass of the wrong size, a surface beyond the
-    /// device's limits, or broken graph invariants.
-    private func validate(_ graph: RenderGraph, target: FramebufferTarget) throws {
+    /// Refuses a graph whose passes this executor cannot draw into: a frame pass of the wrong size, or a
+    /// surface beyond the device's limits. O(passes).
+    private func validateTargets(_ graph: RenderGraph, target: FramebufferTarget) throws {
         for pass in graph.passes {
             switch pass.target {
             case let .frame(width, height):
                 guard width > 0, height > 0, !target.requiresExactSize || (width == target.width && height == target.height) else {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); this renderer's frame is \(target.width)x\(target.height)")
                 }
-                if pass.items.contains(where: { $0.blend != .sourceOver }) {
-                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" blends other than source-over into the frame; only surfaces support that")
-                }
             case let .offscreen(_, width, height):
                 let limit = Int(min(device.limits.maxImageDimension2D, device.limits.maxFramebufferWidth, device.limits.maxFramebufferHeight))
                 guard width > 0, height > 0, width <= limit, height <= limit else {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); surfaces are 1...\(limit) pixels a side")
                 }
+            }
+        }
+    }
+
+    /// Refuses a graph whose draws this executor cannot draw: blending other than source-over into the
+    /// frame, depth ordering or stencil clips in a surface, or broken graph invariants. O(items).
+    private func validateItems(_ graph: RenderGraph) throws {
+        for pass in graph.passes {
+            switch pass.target {
+            case .frame:
+                if pass.items.contains(where: { $0.blend != .sourceOver }) {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" blends other than source-over into the frame; only surfaces support that")
+                }
+            case .offscreen:
                 if pass.depthOrdered {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" is depth-ordered; surfaces have no depth attachment")
                 }
@@ -309,6 +325,45 @@ final class GraphExecutor {
             throw VulkanError.unsupportedTarget("the render graph breaks its invariants: "
                 + violations.map(\.description).joined(separator: "; ") + "\n\(graph)")
         }
+    }
+
+    // MARK: - Revisions
+
+    /// The draw lists this executor last recorded in full: their lineage (`DrawListRevision`), whether
+    /// they had gradient stops, and each frame-pass item's slot in the instance buffer (the inverse of
+    /// its draw order). Forgotten when a frame is abandoned (its uploads never ran).
+    private struct RecordedLineage {
+        var lineage: UInt64
+        var hasStops: Bool
+        var slots: [Int32]
+    }
+    private var recordedLineage: RecordedLineage?
+
+    /// The recorded lineage and the draws to rewrite, when `graph` is a later revision of it, `frame`'s
+    /// instance buffer holds a revision of it too, and the draws changed since carry no gradient stops:
+    /// then the graph is recorded without walking its draws. Nil otherwise. (Every revision is recorded,
+    /// so a draw that gained stops is seen by the first record after its patch, which then records in
+    /// full and remembers the lineage as having stops.)
+    private func patchedRevision(of graph: RenderGraph, frame: FrameContext) -> (lineage: RecordedLineage, changed: [Int])? {
+        guard let recorded = recordedLineage, !recorded.hasStops, let revision = graph.revision,
+              revision.lineage == recorded.lineage, graph.passes.count == 1,
+              graph.passes[0].items.count == recorded.slots.count,
+              let changed = revision.changes(since: frame.instanceRevision)
+        else { return nil }
+        let items = graph.passes[0].items
+        guard changed.allSatisfy({ items[$0].gradient == nil }) else { return nil }
+        // Over several revisions the same draws usually changed each time: write each once.
+        return (recorded, revision.recentChanges.count > 1 ? Array(Set(changed)) : changed)
+    }
+
+    private func rememberRecordedLineage(of graph: RenderGraph, stopWords: Int, order: [Int]) {
+        guard let revision = graph.revision, graph.passes.count == 1 else {
+            recordedLineage = nil
+            return
+        }
+        var slots = [Int32](repeating: 0, count: order.count)
+        for (slot, itemIndex) in order.enumerated() { slots[itemIndex] = Int32(slot) }
+        recordedLineage = RecordedLineage(lineage: revision.lineage, hasStops: stopWords > 0, slots: slots)
     }
 
     // MARK: - Surfaces
