@@ -81,6 +81,32 @@ final class CATransformLayerTests: XCTestCase {
         XCTAssertNotEqual(root.hitTest(CGPoint(x: 115, y: 100))?.name, "plane")
     }
 
+    // Conversion keeps the plane's depth through the transform layer: the plane's corner (0, 0) is the
+    // stage point (80, 80, 100), seen at 100 + (80 − 100)·200/(200 − 100) = 60 (flattening at the
+    // transform layer would drop the z and give 80).
+    func testConversionKeepsDepthThroughTheTransformLayer() {
+        let (root, container) = makeScene()
+        let near = plane("near", centerX: 0, z: 100, in: container)
+        let corner = root.convert(CGPoint(x: 0, y: 0), from: near)
+        XCTAssertEqual(corner.x, 60, accuracy: 1e-9)
+        XCTAssertEqual(corner.y, 60, accuracy: 1e-9)
+        XCTAssertEqual(near.convert(CGPoint(x: 0, y: 0), to: root).y, 60, accuracy: 1e-9)
+        // A plane's own sublayer is flattened into the plane: its (0, 0) at plane (5, 5), stage (85, 85, 100),
+        // seen at 100 − 15·2 = 70.
+        let badge = CALayer()
+        badge.frame = CGRect(x: 5, y: 5, width: 10, height: 10)
+        near.addSublayer(badge)
+        XCTAssertEqual(root.convert(CGPoint(x: 0, y: 0), from: badge).x, 70, accuracy: 1e-9)
+        // And back: the root point lands on the same plane point.
+        let back = near.convert(CGPoint(x: 60, y: 60), from: root)
+        XCTAssertEqual(back.x, 0, accuracy: 1e-9)
+        XCTAssertEqual(back.y, 0, accuracy: 1e-9)
+        let mid = near.convert(CGPoint(x: 10, y: 30), to: root)
+        let roundTrip = near.convert(mid, from: root)
+        XCTAssertEqual(roundTrip.x, 10, accuracy: 1e-9)
+        XCTAssertEqual(roundTrip.y, 30, accuracy: 1e-9)
+    }
+
     func testTheFirstCommitOfATransformLayerSaysWhatItIs() {
         CATransaction.flush()
         let layer = CATransformLayer()

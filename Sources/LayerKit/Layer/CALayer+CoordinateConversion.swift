@@ -3,7 +3,8 @@ import Foundation
 // Converting points and rectangles between the spaces of any two layers of one tree.
 //
 // Each layer shows its sublayers flattened into its own plane, so the map from a layer to its superlayer
-// is the projective map `transformToSuperlayerPlane` (z dropped), and the map from a layer to the root's
+// is the projective map `transformToSuperlayerPlane` (z dropped; kept under a `CATransformLayer`, whose
+// sublayers stay in 3D until its own superlayer flattens them), and the map from a layer to the root's
 // superlayer space ("world") is the product of those along the superlayer chain. Converting from A to B
 // maps A → world, then world → B by solving for the point on B's plane (which fails where B's plane is
 // seen edge-on or the point lies behind the eye). Layers in different trees are related through their

@@ -126,13 +126,14 @@ extension CALayer {
 
     /// Maps this layer's space onto its superlayer's own plane: its placement, then the superlayer's
     /// sublayer space, then flattened (z dropped), since a layer shows its sublayers flattened into its
-    /// own plane.
+    /// own plane — except a `CATransformLayer`, which keeps them in 3D: under one, z is kept and goes on
+    /// through the transform layer's own placement (its superlayer flattens it).
     package var transformToSuperlayerPlane: CATransform3D {
         var result = transformToSuperlayer
         if let superlayer {
             result = CATransform3DConcat(result, superlayer.sublayerSpaceTransform)
         }
-        return result.flattened
+        return superlayer is CATransformLayer ? result : result.flattened
     }
 
     /// The transform as an affine transform (its 2D part).
