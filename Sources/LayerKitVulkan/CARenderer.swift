@@ -126,9 +126,11 @@ public final class CARenderer: @unchecked Sendable {
     }
 
     /// When the next frame needs rendering: now while something animates or changes are waiting,
-    /// `.infinity` when nothing would change.
+    /// `.infinity` when nothing would change. Commits that touch none of this renderer's layers (another
+    /// host's) do not count.
     public func nextFrameTime() -> CFTimeInterval {
-        let waiting = producer.needsFrame || !inbox.isEmpty || LayerChangeLog.shared.pendingLayerCount > 0 || LayerDisplay.hasPendingWork
+        for packet in inbox.take() { producer.apply(packet) }
+        let waiting = producer.needsFrame || LayerChangeLog.shared.pendingLayerCount > 0 || LayerDisplay.hasPendingWork
         return waiting ? CACurrentMediaTime() : .infinity
     }
 

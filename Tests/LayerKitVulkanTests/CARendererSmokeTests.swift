@@ -22,4 +22,36 @@ final class CARendererSmokeTests: XCTestCase {
         XCTAssertEqual(count, 100)
         XCTAssertEqual(renderer.validationMessages, [])
     }
+
+    /// Two renderers with trees of their own: a commit to one tree makes only its renderer due.
+    func testACommitToAnotherRenderersTreeMakesNoFrameDue() throws {
+        setenv("LK_VALIDATION", "1", 1)
+        func host() throws -> (renderer: CARenderer, square: CALayer) {
+            let renderer = try CARenderer(width: 16, height: 16)
+            let root = CALayer()
+            root.frame = CGRect(x: 0, y: 0, width: 16, height: 16)
+            let square = CALayer()
+            square.frame = CGRect(x: 4, y: 4, width: 4, height: 4)
+            root.addSublayer(square)
+            renderer.layer = root
+            return (renderer, square)
+        }
+        let (first, second) = (try host(), try host())
+        for renderer in [first.renderer, second.renderer] {
+            renderer.beginFrame(atTime: 0)
+            renderer.render()
+            renderer.endFrame()
+        }
+        XCTAssertEqual(first.renderer.nextFrameTime(), .infinity)
+        XCTAssertEqual(second.renderer.nextFrameTime(), .infinity)
+        first.square.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        CATransaction.flush()
+        XCTAssertLessThan(first.renderer.nextFrameTime(), .infinity, "its square changed")
+        XCTAssertEqual(second.renderer.nextFrameTime(), .infinity, "not its layer")
+        first.renderer.beginFrame(atTime: 1)
+        first.renderer.render()
+        first.renderer.endFrame()
+        XCTAssertEqual(try first.renderer.snapshot().pixel(x: 5, y: 5).r, 255, "the change applied by nextFrameTime() is drawn")
+        XCTAssertEqual(first.renderer.validationMessages + second.renderer.validationMessages, [])
+    }
 }

@@ -9,7 +9,9 @@ import LayerKit
 /// the CPU time of commit apply, animation, graph build and cull-and-batch), the animation events for the
 /// main thread (started, stopped), and whether anything still animates (`isAnimating`: animations, or
 /// tiles of a tiled layer fading in) — a host with
-/// nothing committed and nothing animating renders nothing. Finished animations that are removed on
+/// nothing committed and nothing animating renders nothing. Commits reach every producer of the process:
+/// only packets that touch a layer of this producer's tree, and animations of its own layers, ask for
+/// frames, so one host's work never makes another render. Finished animations that are removed on
 /// completion leave the render tree here, without waiting for the model. Debug options start from
 /// `LK_DEBUG`.
 /// Frames are retained (`RetainedFrame`): a frame after one that was a lone frame pass, with the same
@@ -20,7 +22,9 @@ import LayerKit
 /// O(changed subtrees + animations).
 package struct FrameProducer: Sendable {
     package private(set) var tree = RenderTree()
-    package var root: LayerID?
+    package var root: LayerID? {
+        didSet { if root != oldValue { members = nil } }
+    }
     package var builder: RenderGraphBuilder
     package var clearColor: SIMD4<Float> = .zero
     /// Culling, ordering, batching and the debug views, applied to every graph built.
@@ -50,6 +54,9 @@ package struct FrameProducer: Sendable {
     /// Animations committed but not yet reported as started; animations already reported as stopped.
     private var awaitingStart = Set<AnimationID>()
     private var stopped = Set<AnimationID>()
+    /// The layers reachable from `root` (sublayers and masks) when the last frame was built; nil until
+    /// then. Commits are process-wide, so this tells which packets concern this producer's tree.
+    private var members: Set<LayerID>?
     /// Whether the last frame had running animations (or animations waiting to begin).
     package private(set) var isAnimating = false
     /// Whether commits arrived since the last frame.
@@ -73,7 +80,12 @@ package struct FrameProducer: Sendable {
     package mutating func apply(_ packet: CommitPacket) {
         let start = StageClock.now()
         tree.apply(packet)
-        hasPendingChanges = true
+        // Another host's layers are not ours to redraw: a packet that touches none of this tree's layers
+        // asks for no frame. (A layer joins the tree only through an edit of a member's sublayers or
+        // mask, which does ask for one.)
+        if !hasPendingChanges {
+            hasPendingChanges = members.map { members in packet.changes.contains { members.contains($0.layer) } } ?? true
+        }
         if debugOptions.contains(.flashUpdates) {
             for change in packet.changes { updatedLayers.insert(change.layer) }
         }
@@ -83,6 +95,7 @@ package struct FrameProducer: Sendable {
     /// Replaces the tree with a snapshot (a new root).
     package mutating func reset(root: LayerID?, snapshot: CommitPacket?) {
         tree = RenderTree()
+        members = nil
         // A new tree counts changes from zero again: bitmaps stamped by the old one cannot be trusted.
         builder.rasterizationCache.removeAll()
         retained = nil
@@ -93,6 +106,12 @@ package struct FrameProducer: Sendable {
 
     /// Whether a frame at this point would differ from the last one.
     package var needsFrame: Bool { hasPendingChanges || isAnimating }
+
+    /// The layers of `layers` in this producer's tree (other hosts' layers are theirs to redraw).
+    private func ownLayers(of layers: Set<LayerID>) -> Set<LayerID> {
+        guard let members else { return layers }
+        return layers.filter(members.contains)
+    }
 
     /// Builds the frame at absolute time `time` and the animation events it produced.
     package mutating func produceFrame(at time: Double) -> (graph: RenderGraph, events: [AnimationEvent]) {
@@ -105,6 +124,9 @@ package struct FrameProducer: Sendable {
         awaitingStart.formUnion(tree.newAnimations)
         tree.newAnimations.removeAll()
         let changes = tree.takeChanges()
+        // Only an edit of one of this tree's layers can add a layer to it or take one away.
+        let structureChanged = members.map { !$0.isDisjoint(with: changes.structureEdits) } ?? true
+        if structureChanged { members = tree.layers(reachableFrom: root) }
         var state = RenderGraphBuilder.AnimationState()
         state.awaitingStart = awaitingStart
         let buildStart = StageClock.now()
@@ -113,9 +135,10 @@ package struct FrameProducer: Sendable {
         retained = nil  // the patch edits the frame's arrays in place only when nothing else holds them
         var graph: RenderGraph
         var compileStart: UInt64
-        if retainsFrames, !changes.structureChanged, var patching = frame.take(),
+        if retainsFrames, !structureChanged, var patching = frame.take(),
            patching.root == root, patching.settings == settings,
-           let patch = builder.patch(&patching, tree: tree, time: time, dirty: changes.dirty, animated: tree.animatedLayers,
+           let patch = builder.patch(&patching, tree: tree, time: time, dirty: ownLayers(of: changes.dirty),
+                                     animated: ownLayers(of: tree.animatedLayers),
                                      animations: &state) {
             compileStart = StageClock.now()
             if let rewritten = compiler.patch(&patching.graph, index: patching.index, items: patching.items, replaced: patch.replaced) {
@@ -186,7 +209,7 @@ package struct FrameProducer: Sendable {
             tree.removeAnimations(ids, from: layer, onlyIfRemovedOnCompletion: true)
         }
         hasPendingChanges = false
-        isAnimating = state.tilesFading || tree.hasAnimations(excludingFinished: stopped)
+        isAnimating = state.tilesFading || tree.hasAnimations(excludingFinished: stopped, among: members)
         return (graph, events)
     }
 }
