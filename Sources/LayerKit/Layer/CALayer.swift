@@ -65,6 +65,9 @@ open class CALayer {
     }
 
     deinit {
+        if pendingChanges.contains(.hasBeenCommitted) && !pendingChanges.contains(.isPresentationCopy) {
+            LayerChangeLog.shared.recordRelease(of: layerID)
+        }
         for sublayer in storedSublayers where sublayer.storedSuperlayer === self {
             sublayer.storedSuperlayer = nil
         }

@@ -6,12 +6,15 @@ import Foundation
 /// lists); nothing is copied for unchanged layers.
 package struct CommitPacket: Sendable {
     package var changes: [LayerStateChange]
+    /// Committed layers deallocated since the last commit: render trees drop their nodes.
+    package var released: [LayerID]
 
-    package init(changes: [LayerStateChange]) {
+    package init(changes: [LayerStateChange], released: [LayerID] = []) {
         self.changes = changes
+        self.released = released
     }
 
-    package var isEmpty: Bool { changes.isEmpty }
+    package var isEmpty: Bool { changes.isEmpty && released.isEmpty }
 
     /// A packet that describes `root`'s whole subtree (masks included) as it is now: every property that
     /// differs from its default, plus bounds, position, contents and sublayers. What a new render tree
@@ -36,7 +39,7 @@ package struct CommitPacket: Sendable {
 
     /// Packs every pending change and clears the log.
     package static func collect(from log: LayerChangeLog = .shared) -> CommitPacket {
-        CommitPacket(changes: log.drain().map(LayerStateChange.init))
+        CommitPacket(changes: log.drain().map(LayerStateChange.init), released: log.drainReleased())
     }
 }
 

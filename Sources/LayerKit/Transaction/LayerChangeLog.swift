@@ -21,6 +21,25 @@ package final class LayerChangeLog: @unchecked Sendable {
     private let lock = NSLock()
     private var dirtyLayers: [CALayer] = []
     private var customKeys: [ObjectIdentifier: [String]] = [:]
+    private var releasedLayers: [LayerID] = []
+
+    /// Records that a committed layer was deallocated, so render trees can drop its node (no tree can
+    /// still show it: every superlayer, mask owner and host holds its layers strongly).
+    package func recordRelease(of layer: LayerID) {
+        lock.lock()
+        releasedLayers.append(layer)
+        lock.unlock()
+    }
+
+    /// Returns the layers released since the last call and forgets them.
+    package func drainReleased() -> [LayerID] {
+        lock.lock()
+        defer {
+            releasedLayers = []
+            lock.unlock()
+        }
+        return releasedLayers
+    }
 
     /// Queues `layer`; called when its pending set goes from empty to non-empty.
     package func markDirty(_ layer: CALayer) {

@@ -4,10 +4,12 @@ import LayerKit
 ///
 /// Input: commit packets, in commit order (`apply(_:)`). Output: nodes for the graph builder.
 /// Cost of a commit: O(changed properties). Layers the packet mentions for the first time are created;
-/// layers no longer reachable stay until `prune(reachableFrom:)` (they may be re-attached later, as a
-/// model layer can be). Every layer a packet touches is recorded in `dirtyLayers`, and a packet that
-/// adds a layer or edits `sublayers` or `mask` sets `structureChanged`, so the frame after it knows what
-/// to recompute (`RetainedFrame`).
+/// layers no longer reachable stay (they may be re-attached later, as a model layer can be) until the
+/// model layer is deallocated (`CommitPacket.released`). Every layer
+/// a packet touches is recorded in `dirtyLayers`, and every layer whose `sublayers` or `mask` it edits
+/// (the only way a layer joins or leaves a tree) in `structureEdits`, so the frame after it knows what to
+/// recompute (`RetainedFrame`). Commits are process-wide: the tree holds every host's layers, and a
+/// producer tells its own by what is reachable from its root.
 package struct RenderTree: Sendable {
     package internal(set) var nodes: [LayerID: RenderNode] = [:]
     /// Layers that have animations, so a frame need not scan the whole tree to know if it animates.
@@ -18,8 +20,8 @@ package struct RenderTree: Sendable {
     package internal(set) var changeCounter: UInt64 = 0
     /// Layers changed since the last `takeChanges()`: committed to, or animations removed.
     package private(set) var dirtyLayers = Set<LayerID>()
-    /// Whether layers were added or `sublayers`/`mask` edited (or nodes pruned) since the last `takeChanges()`.
-    package private(set) var structureChanged = true
+    /// Layers whose `sublayers` or `mask` were edited since the last `takeChanges()`.
+    package private(set) var structureEdits = Set<LayerID>()
 
     package init() {}
 
@@ -32,9 +34,9 @@ package struct RenderTree: Sendable {
             if let existing = nodes[change.layer] {
                 node = existing
             } else {
+                // A new layer changes no drawn tree until a sublayers or mask edit attaches it.
                 node = RenderNode(id: change.layer)
                 nodes[change.layer] = node
-                structureChanged = true
             }
             dirtyLayers.insert(change.layer)
             // A transition arriving with this change animates from the contents shown until now.
@@ -46,17 +48,22 @@ package struct RenderTree: Sendable {
                 }
             }
             for (key, value) in change.values {
-                if key == .sublayers || key == .mask { structureChanged = true }
+                if key == .sublayers || key == .mask { structureEdits.insert(change.layer) }
                 node.apply(key, value)
             }
             for (key, value) in change.customValues { node.customProperties[key] = value }
             stampChange(of: node, keys: change.values.lazy.map(\.0), hasCustomValues: !change.customValues.isEmpty)
             if node.animations.isEmpty { animatedLayers.remove(change.layer) } else { animatedLayers.insert(change.layer) }
         }
+        for layer in packet.released {
+            nodes[layer] = nil
+            animatedLayers.remove(layer)
+            dirtyLayers.remove(layer)
+        }
     }
 
-    /// Drops nodes that cannot be reached from `root` (sublayers and masks).
-    package mutating func prune(reachableFrom root: LayerID) {
+    /// The layers reachable from `root` through sublayers and masks, `root` included. O(reachable).
+    package func layers(reachableFrom root: LayerID) -> Set<LayerID> {
         var reachable = Set<LayerID>()
         var stack = [root]
         while let id = stack.popLast() {
@@ -64,10 +71,9 @@ package struct RenderTree: Sendable {
             stack.append(contentsOf: node.sublayers)
             if let mask = node.mask { stack.append(mask) }
         }
-        nodes = nodes.filter { reachable.contains($0.key) }
-        structureChanged = true
-        animatedLayers = animatedLayers.filter { reachable.contains($0) }
+        return reachable
     }
+
 }
 
 // MARK: - Animations
@@ -86,17 +92,20 @@ extension RenderTree {
         stampChange(of: node, keys: [.animations], hasCustomValues: false)
     }
 
-    /// The layers changed and whether the structure changed since the last call, and forgets them.
-    package mutating func takeChanges() -> (dirty: Set<LayerID>, structureChanged: Bool) {
+    /// The layers changed and those whose sublayers or mask were edited since the last call, and
+    /// forgets them.
+    package mutating func takeChanges() -> (dirty: Set<LayerID>, structureEdits: Set<LayerID>) {
         defer {
             dirtyLayers.removeAll(keepingCapacity: true)
-            structureChanged = false
+            structureEdits.removeAll()
         }
-        return (dirtyLayers, structureChanged)
+        return (dirtyLayers, structureEdits)
     }
 
-    /// Whether any node has an animation that has not finished.
-    package func hasAnimations(excludingFinished finished: Set<AnimationID>) -> Bool {
-        animatedLayers.contains { id in nodes[id]?.animations.contains { !finished.contains($0.id) } ?? false }
+    /// Whether any node (of `layers`, when given) has an animation that has not finished.
+    package func hasAnimations(excludingFinished finished: Set<AnimationID>, among layers: Set<LayerID>?) -> Bool {
+        animatedLayers.contains { id in
+            (layers?.contains(id) ?? true) && (nodes[id]?.animations.contains { !finished.contains($0.id) } ?? false)
+        }
     }
 }
