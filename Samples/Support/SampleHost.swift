@@ -55,6 +55,7 @@ public struct SampleHost {
                 let window = try LayerWindow(title: "LayerKit — \(name)", width: width, height: height)
                 let update = build(window.rootLayer, CACurrentMediaTime())
                 if let update { window.onFrame = update }
+                window.onKeyDown = { [unowned window] event in Self.toggleDebugView(for: event, in: window) }
                 if let frames = options.frames { try window.run(frames: frames) } else { try window.run() }
                 return
             } catch let error as LayerWindowError {
@@ -63,6 +64,24 @@ public struct SampleHost {
         }
         try runHeadless(width: width, height: height, frames: options.frames ?? defaultFrames,
                         out: options.out ?? "out/\(name.lowercased())")
+    }
+
+    /// Keys 1–6 switch a debug view on or off in the window (blended, offscreen, overdraw, batches,
+    /// rasterize-cache, flash-updates, as `LK_DEBUG` names them); 0 switches them all off.
+    static let debugViewKeys: [String: DebugOptions] = [
+        "1": .blended, "2": .offscreen, "3": .overdraw, "4": .batches, "5": .rasterizeCache, "6": .flashUpdates,
+    ]
+
+    private static func toggleDebugView(for event: KeyEvent, in window: LayerWindow) {
+        if event.keyName == "0" {
+            window.debugOptions.subtract(DebugOptions.views)
+        } else if let view = debugViewKeys[event.keyName] {
+            window.debugOptions.formSymmetricDifference(view)
+        } else {
+            return
+        }
+        let names = DebugOptions.named.filter { window.debugOptions.contains($0.option) }.map(\.name)
+        print("debug views: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
     }
 
     private func runHeadless(width: Int, height: Int, frames count: Int, out: String) throws {

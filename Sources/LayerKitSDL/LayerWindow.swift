@@ -70,6 +70,13 @@ public final class LayerWindow {
     /// The rate the event loop and the render thread run at, in frames per second.
     public var framesPerSecond: Double { displayLink.framesPerSecond }
 
+    /// The debug views and switches the window draws with (`DebugOptions`: blended, offscreen, overdraw,
+    /// batches, rasterize-cache, flash-updates; disable-batching, disable-culling). Starts as `LK_DEBUG`
+    /// says; a change applies from the next frame, which is drawn even if nothing else changed.
+    public var debugOptions: DebugOptions {
+        didSet { server.setDebugOptions(debugOptions) }
+    }
+
     // SDL side (main thread).
     let window: SDLWindowHandle
     let windowID: UInt32
@@ -179,11 +186,12 @@ public final class LayerWindow {
 
         let errors = renderErrors
         let errorLogger = logger
+        debugOptions = DebugOptions.fromEnvironment(options.environment)
         let server = RenderServer(
             root: root,
             builder: RenderGraphBuilder(
                 targetWidth: pixels.width, targetHeight: pixels.height, viewport: CGRect(origin: .zero, size: points), scale: scale),
-            clock: DisplayClock(framesPerSecond: framesPerSecond), executor: executor,
+            clock: DisplayClock(framesPerSecond: framesPerSecond), executor: executor, debugOptions: debugOptions,
             onError: { error in
                 errorLogger.error("render thread: \(error)")
                 errors.record(error)

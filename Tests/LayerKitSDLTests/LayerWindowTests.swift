@@ -143,4 +143,21 @@ final class LayerWindowTests: LayerWindowTestCase {
         XCTAssertEqual(image.rgb(63, 47), RGB(0, 0, 0))
         XCTAssertEqual(image.pixel(x: 10, y: 10).a, 255, "snapshots are opaque, as the window shows them")
     }
+
+    /// Debug views switch at run time: with nothing else changing, the next frame shows them, and
+    /// switching them off again restores the plain frame. The opaque blue root, tinted half-way to green
+    /// as opaque content is in the blended view, is (0, ½, ½).
+    func testDebugViewsSwitchAtRunTime() throws {
+        let window = try makeWindow(width: 64, height: 48)
+        window.rootLayer.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+        XCTAssertEqual(window.debugOptions, [], "LK_DEBUG is not set in tests")
+        XCTAssertEqual(try window.snapshot().rgb(10, 10), RGB(0, 0, 1))
+        window.debugOptions = .blended
+        let tinted = try window.snapshot().rgb(10, 10)
+        XCTAssertEqual(tinted.r, 0)
+        XCTAssertEqual(Double(tinted.g), 127.5, accuracy: 1)
+        XCTAssertEqual(Double(tinted.b), 127.5, accuracy: 1)
+        window.debugOptions = []
+        XCTAssertEqual(try window.snapshot().rgb(10, 10), RGB(0, 0, 1))
+    }
 }

@@ -62,15 +62,16 @@ package final class RenderServer: @unchecked Sendable {
     private var thread: Thread?
     private let onError: @Sendable (Error) -> Void
 
-    /// A server drawing `root` (a snapshot of its current state is its starting tree).
+    /// A server drawing `root` (a snapshot of its current state is its starting tree) with the debug
+    /// views and switches `debugOptions`.
     package init(root: CALayer, builder: RenderGraphBuilder, clock: FrameClock, executor: RenderGraphExecutor,
-                 onError: @escaping @Sendable (Error) -> Void = { _ in }) {
+                 debugOptions: DebugOptions = [], onError: @escaping @Sendable (Error) -> Void = { _ in }) {
         CATransaction.flush()
         let condition = NSCondition()
         lock = condition
         // A commit wakes the render thread.
         inbox = CommitInbox { condition.lock(); condition.signal(); condition.unlock() }
-        producer = FrameProducer(builder: builder, capabilities: executor.capabilities)
+        producer = FrameProducer(builder: builder, capabilities: executor.capabilities, debugOptions: debugOptions)
         producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
         self.clock = clock
         self.executor = executor
