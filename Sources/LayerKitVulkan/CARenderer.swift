@@ -145,6 +145,12 @@ public final class CARenderer: @unchecked Sendable {
     /// Offscreen surfaces the renderer's pool has created, and how many it holds now.
     package var surfacePoolStatistics: (created: Int, resident: Int) { renderer.surfacePoolStatistics }
 
+    /// Stencil images of offscreen surfaces the renderer has created, and how many it holds now.
+    package var surfaceStencilStatistics: (created: Int, resident: Int) { renderer.surfaceStencilStatistics }
+
+    /// Bytes per pixel of offscreen surfaces' stencil images, as offscreen memory counts them.
+    package var surfaceStencilBytesPerPixel: Int { renderer.surfaceStencilBytesPerPixel }
+
     /// Rasterization cache entries: the render side's count and bytes, and the images the GPU side holds.
     package var rasterizationCacheStatistics: (entries: Int, bytes: Int, images: Int) {
         let cache = producer.builder.rasterizationCache

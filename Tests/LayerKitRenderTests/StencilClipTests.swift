@@ -136,11 +136,38 @@ final class StencilClipTests: XCTestCase {
         XCTAssertEqual(pass.drawOrder, [0, 1, 2, 3, 4])
     }
 
-    func testOffscreenPassesLoseTheBracket() {
+    func testOffscreenPassesLoseTheBracketWithoutSurfaceStencil() {
         // The same clips inside a group-opacity layer with two overlapping children: drawn offscreen,
-        // where there is no stencil.
+        // where this backend has no stencil.
         var compiler = DrawListCompiler()
         compiler.stencilClipping = true
+        let scene = groupOverClips()
+        let built = scene.built()
+        XCTAssertEqual(built.offscreenPasses.count, 1)
+        XCTAssertEqual(built.offscreenPasses[0].items.compactMap(\.stencilCommand), [.push, .pop])
+        let compiled = scene.compiled(compiler)
+        XCTAssertEqual(compiled.offscreenPasses.count, 1)
+        XCTAssertEqual(compiled.offscreenPasses[0].items.compactMap(\.stencilCommand), [])
+        XCTAssertEqual(compiled.offscreenPasses[0].items.map(\.stencilLevel), [0, 0])
+    }
+
+    func testOffscreenPassesKeepTheBracketWithSurfaceStencil() {
+        // Surfaces with a stencil: the group's pass keeps push, green at level 1, pop, then blue at 0, each
+        // command a batch of its own; the frame pass (only the composite) has none.
+        var compiler = DrawListCompiler()
+        compiler.surfaceStencilClipping = true
+        let compiled = groupOverClips().compiled(compiler)
+        XCTAssertEqual(compiled.offscreenPasses.count, 1)
+        let pass = compiled.offscreenPasses[0]
+        XCTAssertEqual(pass.items.map(\.stencilCommand), [.push, nil, .pop, nil])
+        XCTAssertEqual(pass.items.map(\.stencilLevel), [0, 1, 0, 0])
+        XCTAssertEqual(pass.batches.map(\.key.stencilCommand), [.push, nil, .pop, nil])
+        XCTAssertEqual(pass.batches.map(\.key.stencilReference), [0, 1, 1, 0])
+        XCTAssertEqual(compiled.framePass.items.compactMap(\.stencilCommand), [])
+    }
+
+    /// A group at opacity 0.5 over the square-and-diamond clips and a blue square overlapping them.
+    private func groupOverClips() -> TinyScene {
         let scene = TinyScene()
         let group = scene.layer(CGRect(x: 0, y: 0, width: 64, height: 64))
         group.opacity = 0.5
@@ -151,12 +178,6 @@ final class StencilClipTests: XCTestCase {
         inner.masksToBounds = true
         scene.layer(CGRect(x: -40, y: -40, width: 112, height: 112), TinyScene.green, in: inner)
         scene.layer(CGRect(x: 0, y: 0, width: 20, height: 20), TinyScene.blue, in: group)
-        let built = scene.built()
-        XCTAssertEqual(built.offscreenPasses.count, 1)
-        XCTAssertEqual(built.offscreenPasses[0].items.compactMap(\.stencilCommand), [.push, .pop])
-        let compiled = scene.compiled(compiler)
-        XCTAssertEqual(compiled.offscreenPasses.count, 1)
-        XCTAssertEqual(compiled.offscreenPasses[0].items.compactMap(\.stencilCommand), [])
-        XCTAssertEqual(compiled.offscreenPasses[0].items.map(\.stencilLevel), [0, 0])
+        return scene
     }
 }

@@ -13,10 +13,11 @@
 /// Every item records its level (`DrawItem.stencilLevel`, the number of stencil clips around it) and is
 /// drawn where the stencil equals it; a command records the level it is issued at (outside its own
 /// bracket). The stencil is cleared to 0 each frame. Commands draw no color, are never culled, never
-/// batched with anything, and no draw moves across one (`Batcher`). Only a frame target with a
-/// depth-stencil attachment has a stencil (`BackendCapabilities.depthStencilAttachment`); elsewhere —
-/// offscreen surfaces, a color-only target — `DrawListCompiler` drops the commands, leaving the inner
-/// clip alone as before.
+/// batched with anything, and no draw moves across one (`Batcher`). A frame target with a depth-stencil
+/// attachment has a stencil (`BackendCapabilities.depthStencilAttachment`), and so does an offscreen
+/// surface whose pass holds commands where the backend offers it (`BackendCapabilities.surfaceStencil`;
+/// each surface pass clears it to 0); elsewhere — a color-only target, surfaces of a backend without —
+/// `DrawListCompiler` drops the commands, leaving the inner clip alone.
 package enum StencilClipCommand: Hashable, Sendable, CustomStringConvertible {
     /// Raise the stencil from the command's level by one under the item's shape.
     case push

@@ -13,8 +13,9 @@
 ///   its depth (item i of n at (n − i) / (n + 1), so later items are nearer);
 /// - `culled` counts; and the graph's `statistics` (layers, quads, batches, passes) and the atlas
 ///   placements it samples.
-/// Stencil clip commands (`StencilClipCommand`) stay only in the frame pass with `stencilClipping`; other
-/// passes lose them (their items drop to level 0, clipped by their analytic clip alone). Commands are
+/// Stencil clip commands (`StencilClipCommand`) stay in the frame pass with `stencilClipping` and in
+/// offscreen passes with `surfaceStencilClipping`; other passes lose them (their items drop to level 0,
+/// clipped by their analytic clip alone). Commands are
 /// never culled, nothing is batched across one (`Batcher`), and stencil-clipped items are never opaque
 /// (occluders or depth-phase draws): they paint only part of their shape.
 /// A culled composite of an offscreen surface takes the surface's pass (and the passes only it
@@ -28,6 +29,9 @@ package struct DrawListCompiler: Sendable {
     package var depthTesting = false
     /// Whether the frame's pass may keep stencil clip commands (the backend's frame target has a stencil).
     package var stencilClipping = false
+    /// Whether offscreen passes may keep stencil clip commands (the backend gives a surface a stencil when
+    /// its pass has any).
+    package var surfaceStencilClipping = false
     /// The largest texture side the backend samples; larger images are tiled.
     package var maxTextureSize = 16_384
     /// Where small images are packed; nil: every image is a texture of its own.
@@ -95,7 +99,7 @@ package struct DrawListCompiler: Sendable {
                 continue
             }
             passes[index] = nil  // `pass` holds the only reference to its items, so edits do not copy them
-            if !(stencilClipping && index == frameIndex) {
+            if !(index == frameIndex ? stencilClipping : surfaceStencilClipping) {
                 let count = pass.items.count
                 Self.removeStencilClips(from: &pass)
                 if pass.items.count != count { compileIndex = nil }  // builder indices no longer line up

@@ -6,7 +6,8 @@ import LayerKit
 /// Input: a graph (built or compiled). Output: the graph without its offscreen passes except those of
 /// debug views; every item that sampled one of the dropped surfaces is replaced by that surface's items
 /// (their own replacements first, for nested surfaces), mapped from the surface's clip space to where
-/// the composite showed them and faded by the composite's color. What changes: group opacity fades
+/// the composite showed them and faded by the composite's color; their stencil clips, if any, nest inside
+/// the composite's (levels raised by its level). What changes: group opacity fades
 /// each draw instead of the group (overlaps show through), masks are not applied (their
 /// destination-in draws are dropped), and the ancestors' clips on a rasterized layer's composite are
 /// lost. A composite sampling part of a shared target takes only the draws that fall in that part.
@@ -41,6 +42,8 @@ extension RenderGraph {
                            footprint.intersection(sampled) == nil { continue }
                         inner.instance.localToClip = Self.columnMajor(CATransform3DConcat(Self.matrix(inner.instance.localToClip), toComposite))
                         inner.instance.color *= item.instance.color.w
+                        // The surface's stencil clips nest inside the clips in force at the composite.
+                        inner.stencilLevel &+= item.stencilLevel
                         items.append(inner)
                     }
                 }

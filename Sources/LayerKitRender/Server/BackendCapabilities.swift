@@ -3,12 +3,14 @@
 /// (`FrameProducer.init(builder:capabilities:)`) for every host — a headless renderer and a window alike.
 ///
 /// The default is the most conservative backend: a color-only frame target (painter's order, analytic
-/// clips only), no atlas, 16,384-pixel textures and surfaces.
+/// clips only, in surfaces too), no atlas, 16,384-pixel textures and surfaces.
 package struct BackendCapabilities: Hashable, Sendable {
     /// The frame target has a depth-stencil attachment: the frame pass may be depth-ordered (opaque
     /// content front to back with a depth test) and clipped by stencil where analytic clips are not
     /// enough (`StencilClipCommand`).
     package var depthStencilAttachment = false
+    /// Offscreen surfaces get a stencil where a pass needs one: their passes may be clipped by stencil too.
+    package var surfaceStencil = false
     /// Small images may be packed into atlas pages (`ImageAtlas`).
     package var imageAtlas = false
     /// The largest texture side the device samples; larger images are tiled (`ImageTiling`).
@@ -16,9 +18,10 @@ package struct BackendCapabilities: Hashable, Sendable {
     /// The largest offscreen surface side the device draws into and samples.
     package var maxSurfaceSize = 16_384
 
-    package init(depthStencilAttachment: Bool = false, imageAtlas: Bool = false, maxTextureSize: Int = 16_384,
-                 maxSurfaceSize: Int = 16_384) {
+    package init(depthStencilAttachment: Bool = false, surfaceStencil: Bool = false, imageAtlas: Bool = false,
+                 maxTextureSize: Int = 16_384, maxSurfaceSize: Int = 16_384) {
         self.depthStencilAttachment = depthStencilAttachment
+        self.surfaceStencil = surfaceStencil
         self.imageAtlas = imageAtlas
         self.maxTextureSize = maxTextureSize
         self.maxSurfaceSize = maxSurfaceSize

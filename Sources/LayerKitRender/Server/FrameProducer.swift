@@ -62,7 +62,7 @@ package struct FrameProducer: Sendable {
     /// Whether commits arrived since the last frame.
     package private(set) var hasPendingChanges = true
 
-    /// A producer for a backend with `capabilities` (depth-stencil target, atlas, texture and surface
+    /// A producer for a backend with `capabilities` (depth-stencil target, stencil in surfaces, atlas, texture and surface
     /// limits), which set the builder's and the compiler's backend-dependent switches; limits already
     /// lower on `builder` stay.
     package init(builder: RenderGraphBuilder, capabilities: BackendCapabilities = BackendCapabilities(),
@@ -72,6 +72,7 @@ package struct FrameProducer: Sendable {
         compiler.options = debugOptions
         compiler.depthTesting = capabilities.depthStencilAttachment
         compiler.stencilClipping = capabilities.depthStencilAttachment
+        compiler.surfaceStencilClipping = capabilities.surfaceStencil
         compiler.maxTextureSize = min(capabilities.maxTextureSize, self.builder.maxSurfaceSize)
         compiler.atlas = capabilities.imageAtlas ? ImageAtlas() : nil
     }

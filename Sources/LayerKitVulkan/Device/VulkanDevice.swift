@@ -23,6 +23,17 @@ final class VulkanDevice {
     /// first of D32_SFLOAT_S8_UINT and D24_UNORM_S8_UINT that can be a depth-stencil attachment (Vulkan
     /// guarantees one of them).
     let depthStencilFormat: VkFormat
+    /// The format of offscreen surfaces' stencil (stencil clips only, no depth): S8_UINT where it can be a
+    /// depth-stencil attachment (a quarter of the memory), else `depthStencilFormat`.
+    let surfaceStencilFormat: VkFormat
+    /// Bytes per pixel of `surfaceStencilFormat` as offscreen memory counts it (1, 4 or 8).
+    var surfaceStencilBytesPerPixel: Int {
+        switch surfaceStencilFormat {
+        case VK_FORMAT_S8_UINT: 1
+        case VK_FORMAT_D24_UNORM_S8_UINT: 4
+        default: 8
+        }
+    }
 
     var name: String { fixedString(properties.deviceName) }
     var limits: VkPhysicalDeviceLimits { properties.limits }
@@ -62,6 +73,10 @@ final class VulkanDevice {
             vkGetPhysicalDeviceFormatProperties(physicalDevice, format, &formatProperties)
             return formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue != 0
         } ?? VK_FORMAT_D24_UNORM_S8_UINT
+        var stencilOnly = VkFormatProperties()
+        vkGetPhysicalDeviceFormatProperties(physicalDevice, VK_FORMAT_S8_UINT, &stencilOnly)
+        surfaceStencilFormat = stencilOnly.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue != 0
+            ? VK_FORMAT_S8_UINT : depthStencilFormat
 
         let arena = CreateInfoArena()
         var queueInfo = VkDeviceQueueCreateInfo()

@@ -53,12 +53,12 @@ final class FrameRecorder {
         pendingStatistics = Array(repeating: nil, count: Self.framesInFlight)
     }
 
-    /// What frames recorded here offer the graphs built for them: a depth-stencil frame target, the
-    /// atlas, and the device's texture and surface limits.
+    /// What frames recorded here offer the graphs built for them: a depth-stencil frame target, surfaces
+    /// with a stencil where a pass needs one, the atlas, and the device's texture and surface limits.
     var capabilities: BackendCapabilities {
         let limits = context.device.limits
         return BackendCapabilities(
-            depthStencilAttachment: true, imageAtlas: true, maxTextureSize: Int(limits.maxImageDimension2D),
+            depthStencilAttachment: true, surfaceStencil: true, imageAtlas: true, maxTextureSize: Int(limits.maxImageDimension2D),
             maxSurfaceSize: Int(min(limits.maxImageDimension2D, limits.maxFramebufferWidth, limits.maxFramebufferHeight)))
     }
 
@@ -189,8 +189,12 @@ final class FrameRecorder {
             let statistics = executor.surfacePoolStatistics
             total.created += statistics.created
             total.destroyed += statistics.destroyed
+            total.stencilsCreated += statistics.stencilsCreated
         }
     }
+
+    /// Stencil images of offscreen surfaces alive now, over every executor.
+    var residentSurfaceStencils: Int { executors.values.reduce(0) { $0 + $1.residentSurfaceStencils } }
 
     private func executor(for format: VkFormat) throws -> GraphExecutor {
         if let existing = executors[format.rawValue] { return existing }

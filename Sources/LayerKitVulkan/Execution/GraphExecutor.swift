@@ -31,13 +31,16 @@ import LayerKitRender
 /// drawn with the pipeline of each batch's `DepthPhase`.
 /// Stencil: every frame-pass draw tests the stencil against its batch's
 /// `stencilReference` (set when it changes), and a stencil clip command's batch is drawn with the
-/// stencil clip pipeline of its command (`LayerPipeline.stencilClipPipeline(for:)`); commands in a pass
-/// without a stencil are refused. An
+/// stencil clip pipeline of its command (`LayerPipeline.stencilClipPipeline(for:)`). An offscreen pass
+/// holding stencil clip commands draws its surface through the surface stencil render pass, its surface
+/// given its bucket's stencil (`SurfacePool.attachStencil(to:)`, counted once per image in the frame's
+/// offscreen bytes), with the stencil-tested pipelines of `SurfacePipelines` alike; other offscreen
+/// passes have no stencil and cost nothing more. An
 /// empty graph still clears the target to transparent black, so a readback always has defined pixels.
 /// A graph that breaks `RenderGraph.invariantViolations` is refused before anything is recorded.
 /// Cost: O(items) CPU; 256 bytes of instance data per item written (per changed item for a later
 /// revision), plus 16 bytes per gradient stop and per four locations; one draw call per batch; one render pass per
-/// graph pass; surface images only when the pool has none of the size free.
+/// graph pass; surface images (and stencils) only when the pool has none of the size free.
 final class GraphExecutor {
     private let device: VulkanDevice
     private let allocator: MemoryAllocator
@@ -74,6 +77,9 @@ final class GraphExecutor {
 
     /// The surface pool's counts (all zero before the first offscreen pass).
     var surfacePoolStatistics: SurfacePool.Statistics { surfaceResources?.pool.statistics ?? SurfacePool.Statistics() }
+
+    /// Stencil images of offscreen surfaces alive now.
+    var residentSurfaceStencils: Int { surfaceResources?.pool.residentStencils ?? 0 }
 
     /// Copies one instance into the mapped instance buffer at `destination`.
     private static func write(_ instance: LayerInstance, to destination: UnsafeMutableRawPointer, stride: Int) {
@@ -208,20 +214,27 @@ final class GraphExecutor {
             let label = pass.reason.map { "pass \(passIndex) · offscreen · \($0) · \(pass.name)" } ?? "pass \(passIndex) · \(pass.name)"
             device.labels.begin(commandBuffer, label)
             let framebuffer: VkFramebuffer, renderPass: VkRenderPass, area: (width: Int, height: Int)
-            var clearsDepth = false
+            // Whether the pass's target has a stencil, cleared with the pass (and depth, for the frame).
+            let hasStencil: Bool
             switch pass.target {
             case .frame:
-                clearsDepth = true
+                hasStencil = true
                 (framebuffer, renderPass, area) = (target.framebuffer, pipeline.renderPass,
                                                    (target.width, target.height))
             case let .offscreen(surface, width, height):
                 guard let assigned = surfaces.bySurface[surface], let pipelines = surfaceResources?.pipelines else {
                     preconditionFailure("\(surface) has no image")
                 }
-                (framebuffer, renderPass, area) = (assigned.image.framebuffer, pipelines.renderPass, (width, height))
+                hasStencil = pass.clipsByStencil
+                if hasStencil {
+                    guard let stencil = assigned.image.stencil else { preconditionFailure("\(surface) has no stencil") }
+                    (framebuffer, renderPass, area) = (stencil.framebuffer, pipelines.stencilRenderPass, (width, height))
+                } else {
+                    (framebuffer, renderPass, area) = (assigned.image.framebuffer, pipelines.renderPass, (width, height))
+                }
             }
             beginRenderPass(commandBuffer, renderPass: renderPass, framebuffer: framebuffer, area: area, clearColor: pass.clearColor,
-                            clearsDepth: clearsDepth)
+                            clearsDepthStencil: hasStencil)
             if !pass.items.isEmpty {
                 // The pass's own size: a swapchain caught mid-resize draws it from the top-left corner.
                 let (passWidth, passHeight) = (pass.target.width, pass.target.height)
@@ -235,15 +248,15 @@ final class GraphExecutor {
                 vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
                 var boundPipeline: VkPipeline?
                 var boundTexture: VkDescriptorSet?
-                // The frame pass of a depth-stencil target tests the stencil in every pipeline.
-                var stencilReference: UInt8? = clearsDepth ? nil : 0
+                // A pass with a stencil tests it in every pipeline.
+                var stencilReference: UInt8? = hasStencil ? nil : 0
                 for batch in passPlans[passIndex].batches {
-                    let batchPipeline = try pipelineFor(pass, key: batch.key)
+                    let batchPipeline = try pipelineFor(pass, key: batch.key, hasStencil: hasStencil)
                     if batchPipeline != boundPipeline {
                         vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, batchPipeline)
                         boundPipeline = batchPipeline
                     }
-                    if clearsDepth && stencilReference != batch.key.stencilReference {
+                    if hasStencil && stencilReference != batch.key.stencilReference {
                         vkCmdSetStencilReference(commandBuffer, VK_STENCIL_FACE_FRONT_AND_BACK.rawValue, UInt32(batch.key.stencilReference))
                         stencilReference = batch.key.stencilReference
                     }
@@ -303,7 +316,8 @@ final class GraphExecutor {
     }
 
     /// Refuses a graph whose draws this executor cannot draw: blending other than source-over into the
-    /// frame, depth ordering or stencil clips in a surface, or broken graph invariants. O(items).
+    /// frame, depth ordering in a surface, or broken graph invariants (stencil clips that do not nest
+    /// among them). O(items).
     private func validateItems(_ graph: RenderGraph) throws {
         for pass in graph.passes {
             switch pass.target {
@@ -314,9 +328,6 @@ final class GraphExecutor {
             case .offscreen:
                 if pass.depthOrdered {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" is depth-ordered; surfaces have no depth attachment")
-                }
-                if pass.items.contains(where: { $0.stencilCommand != nil || $0.stencilLevel != 0 }) {
-                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" clips by stencil; surfaces have no stencil")
                 }
             }
         }
@@ -378,7 +389,8 @@ final class GraphExecutor {
     private struct SurfaceAssignment {
         var bySurface: [SurfaceID: AssignedSurface] = [:]
         var createdBefore = 0
-        /// Bytes of the distinct images handed out (RGBA8, as allocated).
+        /// Bytes of the distinct images handed out (RGBA8, as allocated) and of the distinct stencils
+        /// their passes use.
         var bytes = 0
     }
 
@@ -389,7 +401,8 @@ final class GraphExecutor {
     /// released entries return theirs to the pool first.
     /// Memory pressure: when an image cannot be allocated, the pool's free surfaces and the cache images
     /// this frame does not use are destroyed (after the device goes idle) and the allocation retried
-    /// once; a second failure is thrown for the caller to degrade the frame.
+    /// once; a second failure is thrown for the caller to degrade the frame. A pass that clips by stencil
+    /// also gets its surface's stencil (`SurfacePool.attachStencil(to:)`), under the same rule.
     private func assignSurfaces(_ graph: RenderGraph, frame: FrameContext) throws -> SurfaceAssignment {
         var assignment = SurfaceAssignment()
         let rasterization = graph.rasterization
@@ -418,6 +431,7 @@ final class GraphExecutor {
         let inUse = Set(rasterization.rendered.values.map(\.entry)).union(rasterization.reused.values.map(\.entry))
         var releasedAfter = [[PooledSurface]](repeating: [], count: graph.passes.count)
         var held: [PooledSurface] = []
+        var countedStencils: [ObjectIdentifier] = []
         do {
             for (index, pass) in graph.passes.enumerated() {
                 if case let .offscreen(surface, width, height) = pass.target {
@@ -436,6 +450,13 @@ final class GraphExecutor {
                     }
                     if !assignment.bySurface.values.contains(where: { $0.image === image }) {
                         assignment.bytes += image.width * image.height * 4
+                    }
+                    if pass.clipsByStencil {
+                        let stencil = try attachStencil(to: image, keeping: inUse, frame: frame)
+                        if !countedStencils.contains(ObjectIdentifier(stencil)) {
+                            countedStencils.append(ObjectIdentifier(stencil))
+                            assignment.bytes += stencil.width * stencil.height * device.surfaceStencilBytesPerPixel
+                        }
                     }
                     assignment.bySurface[surface] = AssignedSurface(image: image, width: width, height: height)
                 }
@@ -464,6 +485,19 @@ final class GraphExecutor {
         }
     }
 
+    /// `surface`'s stencil, trimming pools and caches once when the device is out of memory.
+    private func attachStencil(to surface: PooledSurface, keeping inUse: Set<RasterizationEntryID>, frame: FrameContext) throws -> GPUImage {
+        guard let pool = surfaceResources?.pool else { preconditionFailure("stencils are attached after the pool exists") }
+        do {
+            return try pool.attachStencil(to: surface)
+        } catch let error as VulkanError where error.isOutOfDeviceMemory {
+            try device.waitIdle()
+            pool.trimFreeSurfaces(frame: frame)
+            loseRasterizations(rasterizedImages.keys.filter { !inUse.contains($0) })
+            return try pool.attachStencil(to: surface)
+        }
+    }
+
     /// Drops the images of `entries` (destroyed once nothing references them) and reports them lost
     /// (with `evenIfNotHeld`, also those this executor holds no image for).
     private func loseRasterizations(_ entries: [RasterizationEntryID], evenIfNotHeld: Bool = false) {
@@ -475,18 +509,27 @@ final class GraphExecutor {
     private func makeSurfaceResources() throws -> (SurfacePipelines, SurfacePool) {
         if let surfaceResources { return surfaceResources }
         let pipelines = try SurfacePipelines(device: device, sharing: pipeline)
-        let pool = SurfacePool(device: device, allocator: allocator, renderPass: pipelines.renderPass, descriptors: uploader.descriptors)
+        let pool = SurfacePool(device: device, allocator: allocator, renderPass: pipelines.renderPass,
+                               stencilRenderPass: pipelines.stencilRenderPass, descriptors: uploader.descriptors)
         surfaceResources = (pipelines, pool)
         return (pipelines, pool)
     }
 
     /// The pipeline of a batch: for the frame, the one for the batch's stencil clip command or else its
-    /// depth phase (validated: source-over only); for a surface, the one for its blend mode.
-    private func pipelineFor(_ pass: RenderPass, key: BatchKey) throws -> VkPipeline {
+    /// depth phase (validated: source-over only); for a surface, the one for its blend mode, and with
+    /// `hasStencil` the stencil-tested one or the command's.
+    private func pipelineFor(_ pass: RenderPass, key: BatchKey, hasStencil: Bool) throws -> VkPipeline {
         switch pass.target {
         case .frame:
             if let command = key.stencilCommand { try pipeline.stencilClipPipeline(for: command) } else { try pipeline.depthPipeline(for: key.depth) }
-        case .offscreen: try makeSurfaceResources().0.pipeline(for: key.blend)
+        case .offscreen:
+            if !hasStencil {
+                try makeSurfaceResources().0.pipeline(for: key.blend)
+            } else if let command = key.stencilCommand {
+                try makeSurfaceResources().0.stencilClipPipeline(for: command)
+            } else {
+                try makeSurfaceResources().0.stencilTestedPipeline(for: key.blend)
+            }
         }
     }
 
@@ -507,10 +550,10 @@ final class GraphExecutor {
     }
 
     private func beginRenderPass(_ commandBuffer: VkCommandBuffer, renderPass: VkRenderPass, framebuffer: VkFramebuffer,
-                                 area: (width: Int, height: Int), clearColor: SIMD4<Float>, clearsDepth: Bool) {
-        var clears = [VkClearValue](repeating: VkClearValue(), count: clearsDepth ? 2 : 1)
+                                 area: (width: Int, height: Int), clearColor: SIMD4<Float>, clearsDepthStencil: Bool) {
+        var clears = [VkClearValue](repeating: VkClearValue(), count: clearsDepthStencil ? 2 : 1)
         clears[0].color.float32 = (clearColor.x, clearColor.y, clearColor.z, clearColor.w)
-        if clearsDepth { clears[1].depthStencil = VkClearDepthStencilValue(depth: 1, stencil: 0) }
+        if clearsDepthStencil { clears[1].depthStencil = VkClearDepthStencilValue(depth: 1, stencil: 0) }
         clears.withUnsafeBufferPointer { clearPointer in
             var info = VkRenderPassBeginInfo()
             info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO
@@ -533,4 +576,9 @@ struct FramebufferTarget {
     var width: Int
     var height: Int
     var requiresExactSize = true
+}
+
+extension RenderPass {
+    /// Whether the pass holds stencil clip commands, so its target needs a stencil.
+    fileprivate var clipsByStencil: Bool { items.contains { $0.stencilCommand != nil } }
 }

@@ -126,6 +126,14 @@ package final class HeadlessRenderer: @unchecked Sendable {
         }
     }
 
+    /// Bytes per pixel of offscreen surfaces' stencil images (`VulkanDevice.surfaceStencilFormat`).
+    package var surfaceStencilBytesPerPixel: Int { context.device.surfaceStencilBytesPerPixel }
+
+    /// Stencil images of offscreen surfaces created since this renderer was created, and alive now.
+    package var surfaceStencilStatistics: (created: Int, resident: Int) {
+        context.access.run { (recorder.surfacePoolStatistics.stencilsCreated, recorder.residentSurfaceStencils) }
+    }
+
     /// Rasterization cache entries whose images the renderer lost since the last call (the render
     /// server's cache forgets them).
     package func takeLostRasterizations() -> [RasterizationEntryID] {

@@ -3,11 +3,16 @@ import LayerKitRender
 
 /// An offscreen color image a render graph's surface is drawn into and sampled from: `GPUImage.format`,
 /// usage color attachment + sampled, a framebuffer for the surface render pass, and (through its
-/// `GPUTexture`) one descriptor set per sampler it is read with, written once.
+/// `GPUTexture`) one descriptor set per sampler it is read with, written once. Once a pass that clips by
+/// stencil draws into it, also its bucket's stencil and a framebuffer of the stencil render pass
+/// (`SurfacePool.attachStencil(to:)`).
 final class PooledSurface {
     let texture: GPUTexture
     let framebuffer: VkFramebuffer
     let bucket: SurfacePool.Bucket
+    /// The bucket's shared stencil image and a framebuffer of the surface stencil render pass over the
+    /// color image and it; nil until a pass that clips by stencil draws here.
+    fileprivate(set) var stencil: (image: GPUImage, framebuffer: VkFramebuffer)?
     /// The executor's frame number when it was last handed out.
     fileprivate(set) var lastUsedFrame: UInt64 = 0
     private let device: VulkanDevice
@@ -22,25 +27,30 @@ final class PooledSurface {
         let image = try GPUImage(
             device: device, allocator: allocator, width: bucket.width, height: bucket.height,
             usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_SAMPLED_BIT.rawValue, name: name)
-        var attachment: VkImageView? = image.view
+        framebuffer = try Self.makeFramebuffer(device: device, renderPass: renderPass, views: [image.view], bucket: bucket, name: name)
+        texture = GPUTexture(image: image, source: nil, descriptors: descriptors)
+    }
+
+    fileprivate static func makeFramebuffer(device: VulkanDevice, renderPass: VkRenderPass, views: [VkImageView?],
+                                            bucket: SurfacePool.Bucket, name: String) throws -> VkFramebuffer {
         var info = VkFramebufferCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO
         info.renderPass = renderPass
-        info.attachmentCount = 1
+        info.attachmentCount = UInt32(views.count)
         info.width = UInt32(bucket.width)
         info.height = UInt32(bucket.height)
         info.layers = 1
         var framebuffer: VkFramebuffer?
-        try withUnsafePointer(to: &attachment) { attachmentPointer in
-            info.pAttachments = attachmentPointer
+        try views.withUnsafeBufferPointer { attachments in
+            info.pAttachments = attachments.baseAddress
             try check(vkCreateFramebuffer(device.handle, &info, nil, &framebuffer), "vkCreateFramebuffer(\(name))")
         }
-        self.framebuffer = framebuffer!
         device.labels.name(framebuffer, VK_OBJECT_TYPE_FRAMEBUFFER, name)
-        texture = GPUTexture(image: image, source: nil, descriptors: descriptors)
+        return framebuffer!
     }
 
     deinit {
+        if let stencil { vkDestroyFramebuffer(device.handle, stencil.framebuffer, nil) }
         vkDestroyFramebuffer(device.handle, framebuffer, nil)
     }
 }
@@ -56,9 +66,15 @@ final class PooledSurface {
 /// because the surface render pass orders its clear after every earlier color write and fragment-shader
 /// read of the image (`LayerPipeline.makeRenderPass(destination: .surface)`), and submissions run in
 /// queue order. A surface left unused for `idleFramesBeforeRelease` frames is destroyed after the
-/// current frame completes. Growth: a scene that needs the same surfaces every frame creates them in its
-/// first frame and never again. Cost: one image, framebuffer and descriptor set per surface created; O(1)
-/// per acquire and release, O(free surfaces) per frame for eviction.
+/// current frame completes.
+/// Stencil: a surface drawn by a pass that clips by stencil gets one (`attachStencil(to:)`). Surfaces of
+/// a bucket share one stencil image — it is cleared at the start of every such pass and never stored,
+/// and the stencil render pass orders that clear after earlier passes' stencil tests — which lives as
+/// long as a surface holding it does, so stencils are bounded by buckets in use and go with their
+/// surfaces. Growth: a scene that needs the same surfaces every frame creates them in its
+/// first frame and never again. Cost: one image, framebuffer and descriptor set per surface created, one
+/// stencil image per bucket in use and one more framebuffer per surface with a stencil; O(1) per acquire
+/// and release, O(free surfaces) per frame for eviction.
 final class SurfacePool {
     /// Sides are rounded up to a multiple of this many pixels, so a surface whose size wobbles from frame
     /// to frame (an animation) keeps its image. At most `granularity - 1` pixels per side are unused.
@@ -80,20 +96,34 @@ final class SurfacePool {
         var destroyed = 0
         /// Surfaces alive now: in use or free.
         var resident: Int { created - destroyed }
+        /// Stencil images created (at most one per bucket alive at a time).
+        var stencilsCreated = 0
+    }
+
+    /// A bucket's stencil, held only by the surfaces it is attached to.
+    private struct SharedStencil {
+        weak var image: GPUImage?
     }
 
     private(set) var statistics = Statistics()
     private let device: VulkanDevice
     private let allocator: MemoryAllocator
     private let renderPass: VkRenderPass
+    private let stencilRenderPass: VkRenderPass
     private let descriptors: DescriptorAllocator
     private var free: [Bucket: [PooledSurface]] = [:]
+    private var stencils: [Bucket: SharedStencil] = [:]
     private var frameNumber: UInt64 = 0
 
-    init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass, descriptors: DescriptorAllocator) {
+    /// - Parameters:
+    ///   - renderPass: the surface render pass (color only).
+    ///   - stencilRenderPass: the surface render pass with a `device.surfaceStencilFormat` attachment.
+    init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass, stencilRenderPass: VkRenderPass,
+         descriptors: DescriptorAllocator) {
         self.device = device
         self.allocator = allocator
         self.renderPass = renderPass
+        self.stencilRenderPass = stencilRenderPass
         self.descriptors = descriptors
     }
 
@@ -122,6 +152,34 @@ final class SurfacePool {
             statistics.destroyed += idle.count
             free[bucket] = kept.isEmpty ? nil : kept
         }
+        stencils = stencils.filter { $0.value.image != nil }
+    }
+
+    /// Stencil images alive now (held by a surface, in use, free or waiting for its frame to complete).
+    var residentStencils: Int { stencils.values.reduce(0) { $0 + ($1.image == nil ? 0 : 1) } }
+
+    /// Gives `surface` its bucket's stencil (made when no surface of the bucket holds one) and a
+    /// framebuffer of the stencil render pass, if it has none yet. Returns the stencil image.
+    ///
+    /// - Throws: a failed allocation; the surface is then left without a stencil.
+    @discardableResult
+    func attachStencil(to surface: PooledSurface) throws -> GPUImage {
+        if let stencil = surface.stencil { return stencil.image }
+        let bucket = surface.bucket
+        let image: GPUImage
+        if let shared = stencils[bucket]?.image {
+            image = shared
+        } else {
+            image = try GPUImage.surfaceStencilAttachment(device: device, allocator: allocator, width: bucket.width,
+                                                          height: bucket.height, name: "surface stencil \(statistics.stencilsCreated) · \(bucket)")
+            stencils[bucket] = SharedStencil(image: image)
+            statistics.stencilsCreated += 1
+        }
+        let framebuffer = try PooledSurface.makeFramebuffer(device: device, renderPass: stencilRenderPass,
+                                                            views: [surface.texture.image.view, image.view], bucket: bucket,
+                                                            name: "surface · \(bucket) · with stencil")
+        surface.stencil = (image, framebuffer)
+        return image
     }
 
     /// A surface at least `width`×`height`, not in use by any pass recorded after this call until it is

@@ -99,9 +99,9 @@ final class LayerPipeline {
     /// surface, written again after an earlier pass sampled it) fragment-shader reads of the image, and
     /// make its writes visible to what follows: the readback copy for the frame, fragment-shader reads for
     /// a surface.
-    /// With `depthFormat` (a depth-stencil format), attachment 1 is a depth-stencil buffer cleared to
-    /// depth 1 and stencil 0 and not stored; the dependencies then also order its clear after earlier
-    /// frames' depth and stencil tests.
+    /// With `depthFormat` (a depth-stencil or stencil-only format), attachment 1 is a depth-stencil buffer
+    /// cleared to depth 1 and stencil 0 and not stored; the dependencies then also order its clear after
+    /// earlier passes' depth and stencil tests (a surface's stencil is shared by the surfaces of its bucket).
     static func makeRenderPass(device: VulkanDevice, format: VkFormat, destination: Destination,
                                depthFormat: VkFormat? = nil) throws -> VkRenderPass {
         var attachment = VkAttachmentDescription()
@@ -174,7 +174,12 @@ final class LayerPipeline {
         info.dependencyCount = UInt32(dependencies.count)
         info.pDependencies = UnsafePointer(arena.pointer(to: dependencies))
         var renderPass: VkRenderPass?
-        let name = destination == .frame ? (depthFormat == nil ? "layer color pass" : "layer color+depth-stencil pass") : "surface color pass"
+        let name = switch (destination, depthFormat != nil) {
+        case (.frame, false): "layer color pass"
+        case (.frame, true): "layer color+depth-stencil pass"
+        case (.surface, false): "surface color pass"
+        case (.surface, true): "surface color+stencil pass"
+        }
         try check(vkCreateRenderPass(device.handle, &info, nil, &renderPass), "vkCreateRenderPass(\(name))")
         device.labels.name(renderPass, VK_OBJECT_TYPE_RENDER_PASS, name)
         return renderPass!
