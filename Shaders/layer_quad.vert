@@ -58,6 +58,10 @@ void main() {
     vParams = instance.params;
     vClipRect = instance.clipRect;
     vClipRadii = instance.clipRadii;
-    vUVClamp = piece ? vec4(0.0) : instance.uvClamp;
+    // The fragment shader reads the gradient header from vUVClamp.xyz; a piece keeps it in clipFromLocal's w.
+    bool gradient = (floatBitsToUint(instance.params.y) & LAYER_FLAG_GRADIENT) != 0u;
+    vec4 pieceHeader = gradient ? vec4(instance.clipFromLocal[0].w, instance.clipFromLocal[1].w, instance.clipFromLocal[2].w, 0.0)
+                                : vec4(0.0);
+    vUVClamp = piece ? pieceHeader : instance.uvClamp;
     vGradientGeometry = instance.uv;
 }

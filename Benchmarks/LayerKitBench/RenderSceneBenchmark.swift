@@ -183,6 +183,8 @@ struct RenderSceneBenchmark {
             ("offscreen_passes_first_frame", offscreenPassesPerFrame.first.map(Double.init)),
             ("offscreen_passes_after_first_frame", offscreenPassesPerFrame.dropFirst().max().map(Double.init)),
             ("offscreen_passes_max", statistics.map(\.offscreenPasses).max().map(Double.init)),
+            ("planes_sorted", medianOf(statistics.map(\.planesSorted))),
+            ("planes_split", medianOf(statistics.map(\.planesSplit))),
             ("bytes_uploaded_first_frame", bytesUploadedPerFrame.first.map(Double.init)),
             ("bytes_uploaded_after_first_frame", Double(bytesUploadedPerFrame.dropFirst().reduce(0, +))),
             ("instance_bytes_written", medianOf(statistics.map(\.instanceBytesWritten))),

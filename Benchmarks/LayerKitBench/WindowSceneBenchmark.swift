@@ -116,6 +116,8 @@ struct WindowSceneBenchmark {
             ("offscreen_passes_first_frame", Double(first.offscreenPasses)),
             ("offscreen_passes_after_first_frame", (warmUp.frames + statistics).map(\.offscreenPasses).max().map(Double.init)),
             ("offscreen_passes_max", statistics.map(\.offscreenPasses).max().map(Double.init)),
+            ("planes_sorted", medianOf(statistics.map(\.planesSorted))),
+            ("planes_split", medianOf(statistics.map(\.planesSplit))),
             ("fragments_shaded", medianOf(gpu.compactMap(\.fragmentsShaded))),
             ("overdraw", median(gpu.compactMap(\.overdraw))),
             ("idle_frames", Double(idleFrames)),

@@ -14,7 +14,8 @@ const uint LAYER_FLAG_CLAMP_UV = 1u << 4;
 const uint LAYER_FLAG_COUNT_FRAGMENTS = 1u << 5;
 const uint LAYER_FLAG_OVERDRAW_HEAT_MAP = 1u << 6;
 const uint LAYER_FLAG_GRADIENT = 1u << 7;
-// A piece of a split plane: strip corners in quad.xy, quad.zw, uvClamp.xy, uvClamp.zw; uv at shape's corners.
+// A piece of a split plane: strip corners in quad.xy, quad.zw, uvClamp.xy, uvClamp.zw; uv at shape's corners
+// (a gradient piece: uv keeps the gradient geometry, and its header is in clipFromLocal[0..2].w).
 const uint LAYER_FLAG_PIECE_CORNERS = 1u << 8;
 
 // BEGIN LayerInstance
@@ -26,7 +27,7 @@ struct LayerInstance {
     vec4 shape;            // covered rounded rect in layer space: minX, minY, maxX, maxY
     vec4 shapeRadii;       // corner radii: top-left, top-right, bottom-right, bottom-left (y down)
     vec4 params;           // x: border width, y: flags (float bits), z: depth 0..1, w: unused
-    vec4 clipFromLocal[3]; // rows of the homography layer space -> clip space: c = H * (x, y, 1)
+    vec4 clipFromLocal[3]; // rows of the homography layer space -> clip space: c = H * (x, y, 1) (xyz; w: see piece)
     vec4 clipRect;         // clip rounded rect in clip space: minX, minY, maxX, maxY
     vec4 clipRadii;        // clip corner radii: top-left, top-right, bottom-right, bottom-left
     vec4 uvClamp;          // with LAYER_FLAG_CLAMP_UV: uv clamped to (minU, minV, maxU, maxV); gradient: uint bits of

@@ -91,21 +91,72 @@ final class RenderingContext3DTests: XCTestCase {
 }
 
 extension RenderingContext3DTests {
-    func testAGradientOnASplitPlaneIsDrawnOnceWhole() {
-        // The gradient's stops take the instance's corner slot, so its draw is never cut: where its plane
-        // is split it is drawn whole, once, with the plane's farthest piece; the plane's background is cut.
+    func testAGradientOnASplitPlaneIsCutLikeItsBackground() {
+        // The gradient plane straddles the red one (the tree's root): its background and its gradient are
+        // each cut into a far and a near piece. Every gradient piece keeps the whole layer's gradient
+        // geometry in layer space (start (0, 20), end (60, 20) for points (0, ½) → (1, ½) of 60 × 40) and
+        // its header (axial, two stops), moved out of the corners' slot.
         let (scene, container) = makeScene()
-        plane(TinyScene.red, transform: CATransform3DMakeRotation(.pi / 4, 0, 1, 0), in: container)
+        let red = plane(TinyScene.red, transform: CATransform3DMakeRotation(.pi / 4, 0, 1, 0), in: container)
         let gradient = CAGradientLayer()
         gradient.bounds = CGRect(x: 0, y: 0, width: 60, height: 40)
         gradient.transform = CATransform3DMakeRotation(-.pi / 4, 0, 1, 0)
         gradient.backgroundColor = TinyScene.blue
         gradient.colors = [TinyScene.green, TinyScene.blue]
+        gradient.startPoint = CGPoint(x: 0, y: 0.5)
+        gradient.endPoint = CGPoint(x: 1, y: 0.5)
         container.addSublayer(gradient)
-        let items = scene.built().framePass.items.filter { $0.layer == gradient.layerID }
+        let graph = scene.built()
+        let items = graph.framePass.items
+        XCTAssertEqual(items.map(\.layer), [gradient.layerID, gradient.layerID, red.layerID, gradient.layerID, gradient.layerID])
         let gradients = items.filter { $0.instance.flags.contains(.gradient) }
-        XCTAssertEqual(gradients.count, 1)
-        XCTAssertFalse(gradients[0].instance.flags.contains(.pieceCorners))
-        XCTAssertEqual(items.filter { $0.instance.flags.contains(.pieceCorners) }.count, 2, "the background's two pieces")
+        XCTAssertEqual(gradients.count, 2)
+        for piece in gradients {
+            XCTAssertTrue(piece.instance.flags.contains(.pieceCorners))
+            XCTAssertEqual(piece.instance.gradientGeometry, SIMD4(0, 20, 60, 20))
+            XCTAssertEqual(piece.instance.gradientKind, GradientPaint.Kind.axial.rawValue)
+            XCTAssertEqual(piece.instance.gradientStopCount, 2)
+        }
+        // The two pieces meet on the line where the planes cross: layer x = 30, the plane's centre line.
+        let xs = gradients.map { piece -> [Float] in
+            let (a, b, c, d) = piece.instance.pieceCorners
+            return [a.x, b.x, c.x, d.x]
+        }
+        XCTAssertEqual(xs.map { $0.contains { abs($0 - 30) < 1e-3 } }, [true, true])
+        XCTAssertEqual(graph.statistics.planesSorted, 2)
+        XCTAssertEqual(graph.statistics.planesSplit, 1)
+    }
+
+    func testStatisticsCountPlanesSortedAndSplit() {
+        // Two crossing planes: two sorted, one cut (the second plane straddles the first).
+        let (crossing, container) = makeScene()
+        plane(TinyScene.red, transform: CATransform3DMakeRotation(.pi / 4, 0, 1, 0), in: container)
+        plane(TinyScene.blue, transform: CATransform3DMakeRotation(-.pi / 4, 0, 1, 0), in: container)
+        let crossed = crossing.compiled().statistics
+        XCTAssertEqual(crossed.planesSorted, 2)
+        XCTAssertEqual(crossed.planesSplit, 1)
+
+        // The six faces of a 40-point cube, turned so that every face is seen at an angle: faces meet
+        // only along edges, so the tree orders them without a cut.
+        let (cube, cubeContainer) = makeScene()
+        cubeContainer.transform = CATransform3DConcat(CATransform3DMakeRotation(0.5, 0, 1, 0), CATransform3DMakeRotation(0.4, 1, 0, 0))
+        let turns: [(CGFloat, CGFloat, CGFloat)] = [(0, 0, 1), (.pi / 2, 0, 1), (.pi, 0, 1), (-.pi / 2, 0, 1), (.pi / 2, 1, 0), (-.pi / 2, 1, 0)]
+        for (angle, x, y) in turns {
+            let face = CALayer()
+            face.bounds = CGRect(x: 0, y: 0, width: 40, height: 40)
+            face.backgroundColor = TinyScene.green
+            // Row vectors: pushed out to z = 20 first, then turned about the cube's centre.
+            face.transform = CATransform3DConcat(CATransform3DMakeTranslation(0, 0, 20), CATransform3DMakeRotation(angle, x, y, 0))
+            cubeContainer.addSublayer(face)
+        }
+        let statistics = cube.compiled().statistics
+        XCTAssertEqual(statistics.planesSorted, 6)
+        XCTAssertEqual(statistics.planesSplit, 0)
+        XCTAssertTrue(statistics.description.contains("planes 6 sorted, 0 split"), statistics.description)
+
+        // A frame without a 3D rendering context sorts nothing.
+        let flat = TinyScene()
+        flat.layer(CGRect(x: 0, y: 0, width: 10, height: 10), TinyScene.red)
+        XCTAssertEqual(flat.compiled().statistics.planesSorted, 0)
     }
 }

@@ -162,6 +162,59 @@ final class TransformLayerRenderTests: CARendererTestCase {
         }
     }
 
+    func testAGradientPlaneCrossingAnotherShowsOnItsNearerSideWithTheWholeLayersGradient() throws {
+        // Opaque red turned Ry(π/4) and a 60×40 gradient plane turned Ry(−π/4), green at its left edge to
+        // blue at its right (start (0, ½), end (1, ½)): they cross along x = 0; left of it red is nearer,
+        // right of it the gradient. Whichever plane the tree cuts, the gradient's colour at a pixel is
+        // that of the whole layer at the layer point seen there.
+        // The gradient plane's point u = lx/√2 (lx from its centre) sits at (u, ly, u): seen at
+        // X − 64 = 200u / (200 − u), so u = 200(X − 64) / (200 + X − 64) and ly = (Y − 64)(200 − u) / 200.
+        // Red's sits at (v, ly, −v): v = 200(X − 64) / (200 − (X − 64)), ly = (Y − 64)(200 + v) / 200.
+        let root2 = 2.0.squareRoot()
+        for redFirst in [true, false] {
+            let (root, container) = makeStage()
+            let gradient = CAGradientLayer()
+            gradient.bounds = CGRect(x: 0, y: 0, width: 60, height: 40)
+            gradient.transform = CATransform3DMakeRotation(-.pi / 4, 0, 1, 0)
+            gradient.colors = [CGColor(red: 0, green: 1, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 1)]
+            gradient.startPoint = CGPoint(x: 0, y: 0.5)
+            gradient.endPoint = CGPoint(x: 1, y: 0.5)
+            if redFirst {
+                plane(60, 40, transform: CATransform3DMakeRotation(.pi / 4, 0, 1, 0), .testRed, in: container)
+                container.addSublayer(gradient)
+            } else {
+                container.addSublayer(gradient)
+                plane(60, 40, transform: CATransform3DMakeRotation(.pi / 4, 0, 1, 0), .testRed, in: container)
+            }
+            let renderer = try makeRenderer(width: side, height: side)
+            renderer.layer = root
+            let image = try renderFrame(renderer)
+            XCTAssertEqual(renderer.lastFrameStatistics.planesSorted, 2)
+            XCTAssertEqual(renderer.lastFrameStatistics.planesSplit, 1)
+            var gradientPixels = 0, redPixels = 0
+            assertPixels(image, "gradient plane, red added \(redFirst ? "first" : "last")", tolerance: 3) { x, y in
+                let (dx, dy) = (Double(x) + 0.5 - 64, Double(y) + 0.5 - 64)
+                guard abs(dx) > 2 else { return nil }  // too close to the intersection line to call
+                let u = 200 * dx / (200 + dx), gradientY = dy * (200 - u) / 200
+                let v = 200 * dx / (200 - dx), redY = dy * (200 + v) / 200
+                // Distance inside each plane's rectangle, in layer units (about a pixel each here).
+                let inGradient = min(30 - abs(u * root2), 20 - abs(gradientY))
+                let inRed = min(30 - abs(v * root2), 20 - abs(redY))
+                guard abs(inGradient) > 1.5, abs(inRed) > 1.5 else { return nil }
+                // Nearer is larger z: the gradient's z is u, red's −v.
+                if inGradient > 0 && (inRed < 0 || u > -v) {
+                    gradientPixels += 1
+                    let t = (u * root2 + 30) / 60
+                    return PixelRGBA(premultiplied: 0, 1 - t, t, 1)
+                }
+                if inRed > 0 { redPixels += 1; return .red }
+                return .clear
+            }
+            XCTAssertGreaterThan(gradientPixels, 300)
+            XCTAssertGreaterThan(redPixels, 300)
+        }
+    }
+
     func testCoplanarPlanesKeepSublayerOrder() throws {
         // Two 40×40 planes in the container's plane, turned Ry(π/6) together, overlapping around x = 0
         // (seen at pixel 64): the later sublayer shows there.

@@ -7,16 +7,13 @@
 /// (`LayerInstance.Flags.pieceCorners`). The coverage the shader computes is the original draw's, so a
 /// layer drawn as pieces looks like the layer drawn whole wherever the pieces cover it; edges shared by
 /// two pieces are the same floats in both, so the rasterizer's fill rule leaves neither a gap nor a seam.
+/// A gradient's pieces keep its geometry (in layer space, so each piece paints what the whole layer
+/// paints there) and carry its header where a piece has room (`LayerInstance.gradientKind`); each piece
+/// writes its own copy of the stops.
 /// Cost: O(polygon corners) per draw.
 extension DrawItem {
-    /// Whether the draw can be cut into pieces: not a gradient, whose stops take the instance's slot for
-    /// the corners (`LayerInstance.Flags.pieceCorners`).
-    package var canBeCut: Bool { !instance.flags.contains(.gradient) }
-
     /// This draw restricted to `polygon` (layer space, convex, either winding); empty when they do not meet.
-    /// Only for draws that `canBeCut`.
     package func restricted(to polygon: [SIMD2<Double>]) -> [DrawItem] {
-        precondition(canBeCut, "a gradient draw cannot be cut into pieces")
         let instance = self.instance
         let shape = SIMD4<Double>(instance.shape)
         guard shape.z > shape.x, shape.w > shape.y, polygon.count >= 3 else { return [] }
@@ -48,9 +45,16 @@ extension DrawItem {
         guard abs(twiceArea) > 1e-9 * size else { return [] }
         var result: [DrawItem] = []
         var base = self
-        base.instance.flags.insert(.pieceCorners)
+        if instance.flags.contains(.gradient) {
+            // The header leaves uvClamp (the corners' slot) for the rows' w; uv stays the gradient's geometry.
+            let header = (instance.gradientKind, instance.gradientStopCount, instance.gradientStopWord)
+            base.instance.flags.insert(.pieceCorners)
+            (base.instance.gradientKind, base.instance.gradientStopCount, base.instance.gradientStopWord) = header
+        } else {
+            base.instance.flags.insert(.pieceCorners)
+            base.instance.uv = SIMD4<Float>(uvAtShape)
+        }
         base.instance.flags.remove(.clampUV)
-        base.instance.uv = SIMD4<Float>(uvAtShape)
         // Fan from the first corner, two triangles (one strip of four) at a time.
         var i = 1
         while i + 1 < piece.count {

@@ -24,7 +24,8 @@ package struct LayerInstance: Equatable, Sendable {
     /// x: border width (only with `Flags.border`: covers the ring `shape` minus `shape` inset by it);
     /// y: flags (`Flags` raw value, stored as float bits); z: depth in 0…1 (`depth`); w: unused.
     package var params: SIMD4<Float>
-    /// Rows of the homography from layer space to the clip's space: clip (x, y, w) = H * (x, y, 1).
+    /// Rows of the homography from layer space to the clip's space: clip (x, y, w) = H * (x, y, 1), in
+    /// x, y, z of each row. The rows' w hold a gradient piece's gradient header (`gradientKind`).
     package var clipFromLocal: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
     /// The clip's rounded rectangle in its own space (minX, minY, maxX, maxY); only with `Flags.clip`.
     package var clipRect: SIMD4<Float>
@@ -32,8 +33,8 @@ package struct LayerInstance: Equatable, Sendable {
     package var clipRadii: SIMD4<Float>
     /// With `Flags.clampUV`: the texture coordinates are clamped to (minU, minV, maxU, maxV) before
     /// sampling — an image's texel centres inside an atlas page, so filtering never reads a neighbour.
-    /// With `Flags.gradient` (never atlased): x the gradient's kind, y its stop count, z the index of its
-    /// first stop word in the instance buffer (all three as uint bits; see `gradientKind`).
+    /// With `Flags.gradient` (never atlased) and not a piece: x the gradient's kind, y its stop count, z the
+    /// index of its first stop word in the instance buffer (all three as uint bits; see `gradientKind`).
     /// Also pads the record to sixteen vec4s (256 bytes), the instance stride the shader reads.
     package var uvClamp: SIMD4<Float> = .zero
 
@@ -61,8 +62,9 @@ package struct LayerInstance: Equatable, Sendable {
         /// The instance draws a convex piece of its layer's quad (a plane split in a 3D rendering
         /// context): the four strip corners are `quad.xy`, `quad.zw`, `uvClamp.xy`, `uvClamp.zw`, in
         /// layer space, and `uv` holds the texture coordinates at `shape`'s corners, from which the shader
-        /// interpolates them. Never set together with `clampUV` (pieces are not placed in the atlas) or `gradient` (whose
-        /// stops `uvClamp` holds: a gradient draw is never cut into pieces).
+        /// interpolates them. Never set together with `clampUV` (pieces are not placed in the atlas). With
+        /// `gradient`, `uv` keeps the gradient's geometry and the gradient header moves from `uvClamp` to
+        /// the w of `clipFromLocal`'s rows (see `gradientKind`).
         package static let pieceCorners = Flags(rawValue: 1 << 8)
     }
 
@@ -103,23 +105,32 @@ package struct LayerInstance: Equatable, Sendable {
         set { uv = newValue }
     }
 
-    /// With `Flags.gradient`: `GradientPaint.Kind`'s raw value.
+    /// With `Flags.gradient`: `GradientPaint.Kind`'s raw value. The gradient header (kind, stop count,
+    /// first stop word) is `uvClamp`'s x, y, z, or for a piece (`Flags.pieceCorners`, whose corners take
+    /// `uvClamp`) the w of `clipFromLocal`'s three rows, which the homography does not use; set the flag
+    /// before the header.
     package var gradientKind: UInt32 {
-        get { uvClamp.x.bitPattern }
-        set { uvClamp.x = Float(bitPattern: newValue) }
+        get { flags.contains(.pieceCorners) ? clipFromLocal.0.w.bitPattern : uvClamp.x.bitPattern }
+        set {
+            if flags.contains(.pieceCorners) { clipFromLocal.0.w = Float(bitPattern: newValue) } else { uvClamp.x = Float(bitPattern: newValue) }
+        }
     }
 
-    /// With `Flags.gradient`: how many color stops the gradient has.
+    /// With `Flags.gradient`: how many color stops the gradient has (see `gradientKind` for where).
     package var gradientStopCount: UInt32 {
-        get { uvClamp.y.bitPattern }
-        set { uvClamp.y = Float(bitPattern: newValue) }
+        get { flags.contains(.pieceCorners) ? clipFromLocal.1.w.bitPattern : uvClamp.y.bitPattern }
+        set {
+            if flags.contains(.pieceCorners) { clipFromLocal.1.w = Float(bitPattern: newValue) } else { uvClamp.y = Float(bitPattern: newValue) }
+        }
     }
 
     /// With `Flags.gradient`: where its stops start in the instance buffer, in 16-byte words from the
-    /// buffer's start (set by the backend when it writes the frame's instances).
+    /// buffer's start (set by the backend when it writes the frame's instances; see `gradientKind` for where).
     package var gradientStopWord: UInt32 {
-        get { uvClamp.z.bitPattern }
-        set { uvClamp.z = Float(bitPattern: newValue) }
+        get { flags.contains(.pieceCorners) ? clipFromLocal.2.w.bitPattern : uvClamp.z.bitPattern }
+        set {
+            if flags.contains(.pieceCorners) { clipFromLocal.2.w = Float(bitPattern: newValue) } else { uvClamp.z = Float(bitPattern: newValue) }
+        }
     }
 
     /// The depth the vertex shader writes (`gl_Position.z = depth · w`): 0 unless the pass is drawn with

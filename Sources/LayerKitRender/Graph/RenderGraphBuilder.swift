@@ -94,6 +94,7 @@ package struct RenderGraphBuilder {
         var pageSurfaces: [Int: SurfaceID] = [:]
         rasterizationCache.beginFrame()
         var layersVisited = 0
+        var planes = (sorted: 0, split: 0)
         if let rootNode = tree[root] {
             tileFades.beginFrame()
             var context = VisitContext(tree: tree, animations: animations, time: time)
@@ -106,11 +107,14 @@ package struct RenderGraphBuilder {
             rasterization = context.rasterization
             layersVisited = context.layersVisited
             pageSurfaces = context.pageSurfaces
+            planes = (context.planesSorted, context.planesSplit)
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
         var graph = RenderGraph(passes: offscreen.passes + [pass])
         finishPages(pageSurfaces, passes: &graph.passes, rasterization: &rasterization)
         graph.statistics.layersRecomputed = layersVisited
+        graph.statistics.planesSorted = planes.sorted
+        graph.statistics.planesSplit = planes.split
         rasterization.released = rasterizationCache.takeReleases()
         graph.rasterization = rasterization
         graph.statistics.rasterizeHits = rasterization.hits
@@ -146,6 +150,9 @@ package struct RenderGraphBuilder {
         var layersVisited = 0
         /// The surface standing for each shared cache page sampled this frame.
         var pageSurfaces: [Int: SurfaceID] = [:]
+        /// Planes of 3D rendering contexts sorted, and cuts made splitting them (statistics).
+        var planesSorted = 0
+        var planesSplit = 0
     }
 
     /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the

@@ -46,6 +46,11 @@ public struct FrameStatistics: Equatable, Sendable {
     public var rasterizeHits = 0
     /// Such layers whose bitmap was drawn this frame (missing, out of date, or not kept).
     public var rasterizeMisses = 0
+    /// Planes of 3D rendering contexts put in painter's order (`PlaneSorter`), over every context.
+    public var planesSorted = 0
+    /// Cuts of one plane (or piece) in two where intersecting planes were split (`BSPTree`): each makes one
+    /// piece more to draw. Two planes crossing once: 1.
+    public var planesSplit = 0
 
     // MARK: GPU work
 
@@ -144,7 +149,7 @@ extension FrameStatistics: CustomStringConvertible {
         return "layers \(layersVisible) visible, \(layersCulled) culled · quads \(layerQuads) drawn, "
             + "\(quadsCulledOffTarget) off-target, \(quadsCulledOccluded) occluded · draw calls \(drawCalls) · "
             + "instances \(instances) · batches \(batches) · passes \(passes), offscreen \(offscreenPasses)\(reasons) · "
-            + "rasterize \(rasterizeHits) hits, \(rasterizeMisses) misses · "
+            + "rasterize \(rasterizeHits) hits, \(rasterizeMisses) misses · planes \(planesSorted) sorted, \(planesSplit) split · "
             + "fragments \(fragments) · overdraw \(overdrawText) · uploaded \(imagesUploaded) images, \(bytesUploaded) B · "
             + "offscreen targets \(offscreenTargetBytes) B · cpu ms commit \(milliseconds(cpuTime.commitApply)), "
             + "animation \(milliseconds(cpuTime.animation)), build \(milliseconds(cpuTime.graphBuild)), "

@@ -78,6 +78,8 @@ package final class StatisticsReporter: @unchecked Sendable {
         result.instances = average(\.instances)
         result.batches = average(\.batches)
         result.passes = average(\.passes)
+        result.planesSorted = average(\.planesSorted)
+        result.planesSplit = average(\.planesSplit)
         result.offscreenReasons = last.offscreenReasons
         result.targetPixels = last.targetPixels
         let counted = frames.compactMap(\.fragmentsShaded)

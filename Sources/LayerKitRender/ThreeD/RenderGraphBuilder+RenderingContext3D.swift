@@ -16,8 +16,9 @@ import LayerKit
 /// draw restricted to the piece (`DrawItem.restricted(to:)`), mapped into the draw's own layer space, with
 /// the piece's outer edges grown so antialiased fringes survive (`PlanePieceRegion`).
 /// A plane reaching behind the eye (w ≤ 0 at a corner) cannot be placed in depth space: such planes are
-/// drawn first, in draw order. A draw that cannot be cut (`DrawItem.canBeCut`: a gradient) is drawn whole
-/// with its plane's farthest piece, so where its plane is split it may show over or under the wrong side. Cost: O(members) plus the sorter's; pieces add O(draws of the plane).
+/// drawn first, in draw order. Statistics: the planes sorted and the cuts made (`FrameStatistics.planesSorted`,
+/// `planesSplit`), over every context of the frame. Cost: O(members) plus the sorter's; pieces add
+/// O(draws of the plane).
 extension RenderGraphBuilder {
     /// A plane of a 3D rendering context before it is drawn.
     struct ContextMember {
@@ -55,8 +56,10 @@ extension RenderGraphBuilder {
             polygons.append(polygon)
         }
 
-        var uncutDrawn = Set<Int>()
-        for polygon in PlaneSorter.paintersOrder(polygons).polygons {
+        let sorted = PlaneSorter.paintersOrder(polygons)
+        context.planesSorted += polygons.count
+        context.planesSplit += sorted.splitCount
+        for polygon in sorted.polygons {
             let plane = planes[polygon.order]
             guard polygon.isSplit else {
                 items.append(contentsOf: plane.items)
@@ -69,12 +72,7 @@ extension RenderGraphBuilder {
                 return SIMD2(h.x / h.z, h.y / h.z)
             }
             let piece = PlanePieceRegion.region(of: cut, planeRect: plane.rect, margin: max(plane.rect.z - plane.rect.x, plane.rect.w - plane.rect.y))
-            let firstPiece = uncutDrawn.insert(polygon.order).inserted
             for item in plane.items {
-                guard item.canBeCut else {
-                    if firstPiece { items.append(item) }  // whole, with the plane's farthest piece
-                    continue
-                }
                 guard let clipToItem = Self.clipHomography(of: item).inverted() else { continue }
                 let memberToItem = plane.toClip.concatenating(clipToItem)
                 let inItem = piece.map { p -> SIMD2<Double> in
