@@ -62,9 +62,9 @@ package struct FrameProducer: Sendable {
     /// Whether commits arrived since the last frame.
     package private(set) var hasPendingChanges = true
 
-    /// A producer for a backend with `capabilities` (depth-stencil target, stencil in surfaces, atlas, texture and surface
-    /// limits), which set the builder's and the compiler's backend-dependent switches; limits already
-    /// lower on `builder` stay.
+    /// A producer for a backend with `capabilities` (depth-stencil target, stencil in surfaces, atlas,
+    /// texture and surface limits), which set the builder's and the compiler's backend-dependent switches;
+    /// limits already lower on `builder` stay.
     package init(builder: RenderGraphBuilder, capabilities: BackendCapabilities = BackendCapabilities(),
                  debugOptions: DebugOptions = DebugOptions.fromEnvironment()) {
         self.builder = builder

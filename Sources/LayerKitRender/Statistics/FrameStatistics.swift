@@ -69,7 +69,8 @@ public struct FrameStatistics: Equatable, Sendable {
     public var imagesUploaded = 0
     /// Texel bytes uploaded this frame.
     public var bytesUploaded = 0
-    /// Bytes of the offscreen surfaces the frame drew into (the pooled images, as allocated).
+    /// Bytes of the offscreen surfaces the frame drew into (the pooled images, as allocated), and of the
+    /// stencils of those drawn with stencil clips (one per surface bucket, shared).
     public var offscreenTargetBytes = 0
 
     // MARK: Time
