@@ -180,6 +180,13 @@ public final class CARenderer: @unchecked Sendable {
         set { producer.compiler.maxTextureSize = newValue }
     }
 
+    /// Whether frames patch the last one where they can (on by default; `FrameProducer.retainsFrames`).
+    /// Tests compare patched frames with a renderer that builds every frame in full.
+    package var retainsFrames: Bool {
+        get { producer.retainsFrames }
+        set { producer.retainsFrames = newValue }
+    }
+
     /// The render graph of the last `render()`, printable (`description`).
     package private(set) var lastGraph: RenderGraph?
 
@@ -194,9 +201,10 @@ public final class CARenderer: @unchecked Sendable {
         AnimationCallbacks.shared.post(events)
         lastGraph = graph
         // The previous frame is complete by now or soon: report it, GPU results included.
-        if let statisticsReporter, let unreported = unreportedGraph {
-            statisticsReporter.record(lastFrameStatistics, graph: statisticsReporter.includesGraph ? unreported : nil)
+        if let statisticsReporter, hasUnreportedFrame {
+            statisticsReporter.record(lastFrameStatistics, graph: unreportedGraph)
             unreportedGraph = nil
+            hasUnreportedFrame = false
         }
         let counters: FrameCounters
         do {
@@ -208,9 +216,14 @@ public final class CARenderer: @unchecked Sendable {
         producer.builder.rasterizationCache.forget(renderer.takeLostRasterizations())
         statistics = graph.statistics.adding(counters)
         awaitingGPUResults = true
-        if statisticsReporter != nil { unreportedGraph = graph }
+        if statisticsReporter != nil { unreportedGraph = statisticsReporter?.includesGraph == true ? graph : nil }
+        hasUnreportedFrame = statisticsReporter != nil
     }
 
-    /// The last frame's graph while `LK_STATS` has not reported the frame yet.
+    /// The last frame's graph while `LK_STATS=graph` has not printed the frame yet (a plain `LK_STATS`
+    /// prints counters only, so it holds no graph: a graph held here is shared with the producer's
+    /// retained frame, whose next patch then copies its draw lists instead of editing them in place).
     private var unreportedGraph: RenderGraph?
+    /// Whether `LK_STATS` has not reported the last frame yet.
+    private var hasUnreportedFrame = false
 }

@@ -295,13 +295,20 @@ final class RetainedFrameTests: XCTestCase {
         XCTAssertEqual(pair.patchedFrames, 32, file: file, line: line)
     }
 
-    func testStencilClippedSubtreesAreBuiltInFullAndEqualFullBuilds() {
+    func testSubtreesInsideAStencilClipArePatchedAtTheirLevels() {
         // A clip rotated inside a rotated clip, neither containing the other: the outer one is drawn into
-        // the stencil around the inner layer's contents, whose levels enclosing brackets set.
+        // the stencil around the inner layer's contents and sublayers (level 1 inside the bracket).
         var inner: CALayer!
         var spinner: CALayer!
         var sibling: CALayer!
         let pair = Pair(width: 120, height: 120, depthTesting: true, stencilClipping: true) { root in
+            // 20 still layers, so that one or two changed layers are few enough to patch.
+            for k in 0..<20 {
+                let still = CALayer()
+                still.frame = CGRect(x: 5 * CGFloat(k), y: 110, width: 4, height: 4)
+                still.backgroundColor = Self.grey
+                root.addSublayer(still)
+            }
             let outer = CALayer()
             outer.frame = CGRect(x: 20, y: 20, width: 60, height: 60)
             outer.transform = CATransform3DMakeRotation(0.4, 0, 0, 1)
@@ -323,9 +330,10 @@ final class RetainedFrameTests: XCTestCase {
             sibling.backgroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 0.5)
             root.addSublayer(sibling)
         }
-        pair.frame(at: 999)
-        XCTAssertTrue(pair.retained.produceFrame(at: 999).graph.passes[0].items.contains { $0.stencilCommand != nil },
-                      "the scene clips by stencil")
+        let first = pair.frame(at: 999)
+        let spinnerDraw = first.passes[0].items.first { $0.layer == spinner.layerID }
+        XCTAssertEqual(first.passes[0].items.filter { $0.stencilCommand != nil }.count, 2, "the scene clips by stencil: one push, one pop")
+        XCTAssertEqual(spinnerDraw?.stencilLevel, 1, "the spinner is drawn inside the bracket")
         pair.commit {
             let spin = CABasicAnimation(keyPath: "transform.rotation.z")
             spin.fromValue = 0
@@ -337,13 +345,60 @@ final class RetainedFrameTests: XCTestCase {
         }
         for step in 1...4 {
             let frame = pair.frame(at: 1000 + 0.1 * Double(step))
-            XCTAssertGreaterThan(frame.statistics.layersRecomputed, 1, "a stencil-clipped draw is not patched")
+            XCTAssertEqual(frame.statistics.layersRecomputed, 1, "only the spinner, raised to its bracket's level")
+            XCTAssertEqual(frame.statistics.quadsRecompiled, 1)
         }
-        // Outside the stencil clip, patching goes on.
-        pair.commit { spinner.removeAllAnimations() }
-        pair.frame(at: 1001)
+        // The bracketing layer itself: its background, push, the spinner and its pop are redrawn.
+        pair.commit { spinner.removeAllAnimations(); inner.position.x -= 2 }
+        let moved = pair.frame(at: 1001)
+        XCTAssertEqual(moved.statistics.layersRecomputed, 2, "the inner layer and the spinner (each a changed layer)")
+        XCTAssertEqual(moved.passes[0].items.filter { $0.stencilCommand != nil }.count, 2, "still clipped by stencil")
+        XCTAssertEqual(moved.statistics.quadsRecompiled, 2, "its background and the spinner; the push and pop draw the outer clip, which stayed")
+        // Straightening the inner clip puts it inside the outer one: no bracket any more, a full build.
+        pair.commit { inner.transform = CATransform3DMakeRotation(0, 0, 0, 1); inner.bounds.size = CGSize(width: 20, height: 20) }
+        let straight = pair.frame(at: 1002)
+        XCTAssertFalse(straight.passes[0].items.contains { $0.stencilCommand != nil })
+        XCTAssertEqual(straight.statistics.layersRecomputed, 25, "root, 20 still layers, outer, inner, spinner, sibling")
         pair.commit { sibling.position.x -= 2 }
-        XCTAssertEqual(pair.frame(at: 1002).statistics.layersRecomputed, 1)
+        XCTAssertEqual(pair.frame(at: 1003).statistics.layersRecomputed, 1)
+    }
+
+    func testGradientsArePatchedWhileTheirStopCountsStay() {
+        // 20 still layers and two gradients; the backend keeps each gradient's stops where they were, so a
+        // patched draw must keep its stop-word count.
+        var gradient: CAGradientLayer!
+        let pair = Pair(width: 100, height: 40) { root in
+            for k in 0..<20 {
+                let still = CALayer()
+                still.frame = CGRect(x: 5 * CGFloat(k), y: 36, width: 4, height: 4)
+                still.backgroundColor = Self.grey
+                root.addSublayer(still)
+            }
+            for k in 0..<2 {
+                let layer = CAGradientLayer()
+                layer.frame = CGRect(x: 10 + 40 * CGFloat(k), y: 4, width: 30, height: 30)
+                layer.colors = [CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 1)]
+                root.addSublayer(layer)
+                gradient = layer
+            }
+        }
+        pair.frame(at: 1)
+        pair.commit { gradient.position.x -= 3 }
+        let moved = pair.frame(at: 2)
+        XCTAssertEqual(moved.statistics.layersRecomputed, 1)
+        XCTAssertEqual(moved.statistics.quadsRecompiled, 1)
+        XCTAssertEqual(moved.revision?.recentChanges.last, [DrawListRevision.ChangedDraw(pass: 0, item: 21)], "the last draw")
+        pair.commit { gradient.colors = [CGColor(red: 0, green: 1, blue: 0, alpha: 1), CGColor(red: 1, green: 1, blue: 0, alpha: 1)] }
+        let recolored = pair.frame(at: 3)
+        XCTAssertEqual(recolored.statistics.quadsRecompiled, 1, "two colors as before: two color words and one location word")
+        XCTAssertEqual(recolored.revision?.revision, 2)
+        // A third color: a third color word, so every later stop would move — the lists are compiled anew.
+        pair.commit { gradient.colors = (gradient.colors ?? []) + [CGColor(red: 1, green: 1, blue: 1, alpha: 1)] }
+        let longer = pair.frame(at: 4)
+        XCTAssertEqual(longer.statistics.layersRecomputed, 1, "still redrawn alone")
+        XCTAssertEqual(longer.statistics.quadsRecompiled, 22, "compiled in full")
+        XCTAssertEqual(longer.revision?.revision, 0, "a new lineage")
+        XCTAssertEqual(pair.patchedFrames, 3)
     }
 
     func testFramesWithA3DRenderingContextAreBuiltInFull() {

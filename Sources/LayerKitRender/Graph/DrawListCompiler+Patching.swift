@@ -6,7 +6,9 @@
 /// replacement written over its compiled draw, keeping that draw's depth — or nil when the graph must
 /// be compiled in full.
 /// A replacement keeps culling, order and batches valid, so it is patched, when: the old draw was kept;
-/// the new one is on the target, needs no tiling and no atlas placement; neither draw is an occluder
+/// the new one is on the target, needs no tiling and no atlas placement, and has a gradient with as many
+/// stop words as the old one's, or neither has one (the backend keeps every draw's stops where they were,
+/// `DrawListRevision`); neither draw is an occluder
 /// and no later occluder touches the new footprint (so no draw's hidden state changes); both draws
 /// have the same depth phase and batch key; and a non-opaque draw sits in a plan that kept painter's
 /// order (a draw that moved between batches might no longer be free to). Statistics stay what the full
@@ -14,15 +16,15 @@
 extension DrawListCompiler {
     /// Patches `graph` for `replaced` and returns the compiled draws rewritten (see the extension's contract).
     package func patch(_ graph: inout RenderGraph, index: CompileIndex, items: [DrawItem],
-                       replaced: [RenderGraphBuilder.ReplacedDraw]) -> [Int]? {
+                       replaced: [RenderGraphBuilder.ReplacedDraw]) -> [DrawListRevision.ChangedDraw]? {
         guard graph.passes.count == 1, options.isEmpty else { return nil }
-        var rewritten: [Int] = []
+        var rewritten: [DrawListRevision.ChangedDraw] = []
         rewritten.reserveCapacity(replaced.count)
         for (builderIndex, old) in replaced {
             let new = items[builderIndex]
             let compiledIndex = Int(index.compiledIndex[builderIndex])
             guard compiledIndex >= 0, !ImageTiling.needsTiling(new, maxTextureSize: maxTextureSize),
-                  !placedInAtlas(old), !placedInAtlas(new),
+                  !placedInAtlas(old), !placedInAtlas(new), old.gradient?.stopWordCount == new.gradient?.stopWordCount,
                   let footprint = OffscreenDecision.footprint(of: new, targetWidth: index.targetWidth, targetHeight: index.targetHeight),
                   index.occluderRect(of: old) == nil, index.occluderRect(of: new) == nil
             else { return nil }
@@ -35,7 +37,7 @@ extension DrawListCompiler {
             var compiled = new
             compiled.instance.depth = graph.passes[0].items[compiledIndex].instance.depth
             graph.passes[0].items[compiledIndex] = compiled
-            rewritten.append(compiledIndex)
+            rewritten.append(DrawListRevision.ChangedDraw(pass: 0, item: compiledIndex))
         }
         return rewritten
     }

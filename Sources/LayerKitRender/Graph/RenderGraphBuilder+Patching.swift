@@ -14,8 +14,9 @@ import LayerKit
 /// ancestors, whose timing did not change) and drawn by the same `visit` as a full build, from the
 /// inputs its record holds — a clean ancestor's transform, opacity and clip are what they were. Its new
 /// draws replace its range when they are as many and belong to the same layers in the same order, its
-/// `zPosition` is unchanged (sibling order), it made no offscreen pass, and no old or new draw is a
-/// stencil clip command or inside one (their levels depend on enclosing brackets); otherwise nil. Nil too when
+/// `zPosition` is unchanged (sibling order), it made no offscreen pass, and its stencil clip commands are
+/// the old ones and its levels the old ones less the same count throughout (a subtree is drawn at level 0
+/// and raised once per enclosing stencil bracket afterwards, so the new draws get that raise); otherwise nil. Nil too when
 /// the changed layers exceed a quarter of the last frame's draws (`patchRootsPerDrawLimit`): then most
 /// of the frame changes, and a full walk redraws it for less than patching it piece by piece.
 /// Layers not drawn last frame (under a hidden or transparent ancestor) stay undrawn, as a full build
@@ -82,24 +83,27 @@ extension RenderGraphBuilder {
                           context: &context, into: &scratch)
             node.retained.patchSerial = serial
             guard context.offscreen.passes.isEmpty, context.rasterization.isEmpty, scratch.count == record.items.count else { return nil }
+            // Enclosing stencil brackets raise every level of the subtree by one each after it is drawn:
+            // the old draws must sit the same number of levels above the new ones throughout.
+            var raise: UInt8?
             for (offset, item) in scratch.enumerated() {
                 let index = start + offset
-                // Enclosing stencil brackets raise levels after a subtree is drawn: leave stencil clips to full builds.
-                guard frame.items[index].layer == item.layer, Self.isUnstencilled(frame.items[index]), Self.isUnstencilled(item)
+                let old = frame.items[index]
+                guard old.layer == item.layer, old.stencilCommand == item.stencilCommand, old.stencilLevel >= item.stencilLevel
                 else { return nil }
-                if frame.items[index] != item {
-                    replaced.append((index, frame.items[index]))
+                let levels = old.stencilLevel - item.stencilLevel
+                guard raise == nil || raise == levels else { return nil }
+                raise = levels
+                var item = item
+                item.stencilLevel = old.stencilLevel
+                if old != item {
+                    replaced.append((index, old))
                     frame.items[index] = item
                 }
             }
         }
         animations = context.animations
         return (replaced, context.layersVisited)
-    }
-
-    /// Whether `item` is neither a stencil clip command nor inside a stencil clip.
-    private static func isUnstencilled(_ item: DrawItem) -> Bool {
-        item.stencilCommand == nil && item.stencilLevel == 0
     }
 
     /// The local time of `node` at absolute time `time`: its ancestors' timings applied from the root

@@ -25,8 +25,11 @@ import LayerKitRender
 /// instances come the color stops of the frame's gradient items (`GradientPaint.stopWords`), each item's
 /// instance pointing at its first word (`LayerInstance.gradientStopWord`), so gradients batch with
 /// untextured draws and need no binding of their own. Each frame in flight keeps its own instance buffer
-/// and the `DrawListRevision` it holds: a graph without gradients that is a later revision of the same
-/// retained frame pass rewrites only the draws changed since (same order, same slots). Depth:
+/// and the `DrawListRevision` it holds: a graph that is a later revision of the same retained draw lists
+/// rewrites only the draws changed since, each in its slot (its pass's place in the buffer and its place
+/// in the pass's draw order, kept from the last full record: `RecordedLineage`) with its gradient's stops
+/// in the words they had (a revision keeps every gradient's stop count) — provided every surface has a
+/// pooled image of the size it had then (the uv of draws sampling it are scaled by it). Depth:
 /// every frame target has a depth-stencil attachment (`LayerPipeline.renderPass`); the frame pass is
 /// drawn with the pipeline of each batch's `DepthPhase`.
 /// Stencil: every frame-pass draw tests the stencil against its batch's
@@ -38,8 +41,9 @@ import LayerKitRender
 /// passes have no stencil and cost nothing more. An
 /// empty graph still clears the target to transparent black, so a readback always has defined pixels.
 /// A graph that breaks `RenderGraph.invariantViolations` is refused before anything is recorded.
-/// Cost: O(items) CPU; 256 bytes of instance data per item written (per changed item for a later
-/// revision), plus 16 bytes per gradient stop and per four locations; one draw call per batch; one render pass per
+/// Cost: O(items) CPU (a later revision: O(changed draws + passes + draws of passes compiled again));
+/// 256 bytes of instance data per item written, plus 16 bytes per gradient stop and per four locations
+/// (a later revision: of the changed items only); one draw call per batch; one render pass per
 /// graph pass; surface images (and stencils) only when the pool has none of the size free.
 final class GraphExecutor {
     private let device: VulkanDevice
@@ -97,7 +101,7 @@ final class GraphExecutor {
         try validateTargets(graph, target: target)
         // A later revision of the draw lists this executor last recorded in full was checked then, and its
         // textures and atlas placements made resident: patches keep order, batches, keys and stencil levels.
-        let patched = patchedRevision(of: graph, frame: frame)
+        var patched = patchedRevision(of: graph, frame: frame)
         if patched == nil { try validateItems(graph) }
         frameNumber += 1
         var counters = FrameCounters()
@@ -122,12 +126,20 @@ final class GraphExecutor {
         }
         if let pool = surfaceResources?.pool { counters.surfacesCreated = pool.statistics.created - surfaces.createdBefore }
         counters.offscreenTargetBytes = surfaces.bytes
+        // uv of draws sampling a surface are scaled to its pooled image: kept draws stay right only while
+        // every surface has an image of the size it had when the frame's buffer was written.
+        var surfaceScales: [SurfaceID: SIMD2<Float>] = [:]
+        for (surface, assigned) in surfaces.bySurface {
+            surfaceScales[surface] = SIMD2(Float(assigned.width) / Float(assigned.image.width), Float(assigned.height) / Float(assigned.image.height))
+        }
+        if patched != nil && surfaceScales != frame.instanceSurfaceScales { patched = nil }
 
         // Uploads, before any render pass.
         let uploadedBefore = (uploader.imagesUploaded, uploader.bytesUploaded)
         var requests: [(image: CGImage, region: PixelRect?, mipmapped: Bool)] = []
         var requestIndex: [TextureSource: Int] = [:]
-        for pass in graph.passes where patched == nil {
+        // A patched revision uploads only for the passes it compiled again (their draws may show new images).
+        for (passIndex, pass) in graph.passes.enumerated() where patched.map({ $0.recompiledPasses.contains(passIndex) }) ?? true {
             for case let binding? in pass.items.lazy.map(\.texture) {
                 let request: (CGImage, PixelRect?)
                 switch binding.source {
@@ -159,48 +171,57 @@ final class GraphExecutor {
         let stride = LayerInstance.stride
         let wordStride = MemoryLayout<SIMD4<Float>>.stride
         let total = graph.passes.reduce(0) { $0 + $1.items.count }
-        // A patched revision has no stops (`patchedRevision(of:)`): no walk over its draws.
-        let stopWords = patched != nil ? 0
-            : graph.passes.reduce(0) { sum, pass in sum + pass.items.reduce(0) { $0 + ($1.gradient?.stopWordCount ?? 0) } }
+        // A patched revision keeps every gradient's stop count (`DrawListRevision`): no walk over its draws.
+        let stopWords = patched?.lineage.stopWords
+            ?? graph.passes.reduce(0) { sum, pass in sum + pass.items.reduce(0) { $0 + ($1.gradient?.stopWordCount ?? 0) } }
         let stopRecords = (stopWords * wordStride + stride - 1) / stride
         try frame.ensureInstanceCapacity(total + stopRecords, stride: stride, allocator: allocator, descriptors: instanceDescriptors)
         guard let instanceBuffer = frame.instanceBuffer, let instanceSet = frame.instanceSet, let base = instanceBuffer.mapped else {
             preconditionFailure("frame \(frame.index) has no mapped instance buffer")
         }
-        if let patched {
-            // The buffer holds an earlier revision of these draw lists (same order): rewrite what changed.
-            let items = graph.passes[0].items
-            for itemIndex in patched.changed {
-                Self.write(items[itemIndex].instance, to: base + Int(patched.lineage.slots[itemIndex]) * stride, stride: stride)
+        /// Writes `item` at instance `slot`, its gradient's stops (if any) at word `stopWord`.
+        func writeDraw(_ item: DrawItem, slot: Int, stopWord: Int) {
+            var instance = item.instance
+            if let surface = item.texture?.surface, let scale = surfaceScales[surface] {
+                // uv 0…1 means the pass's pixels, the top-left part of the pooled image.
+                instance.uv *= SIMD4(scale.x, scale.y, scale.x, scale.y)
             }
-            counters.instanceBytesWritten = patched.changed.count * stride
+            if let gradient = item.gradient {
+                instance.gradientStopWord = UInt32(stopWord)
+                gradient.stopWords.withUnsafeBytes { words in
+                    (base + stopWord * wordStride).copyMemory(from: words.baseAddress!, byteCount: words.count)
+                }
+            }
+            Self.write(instance, to: base + slot * stride, stride: stride)
+        }
+        if let patched {
+            // The buffer holds an earlier revision of these draw lists (same passes, same draw counts, same
+            // stop counts): rewrite what changed, each draw in its slot and its stops in their words.
+            let lineage = patched.lineage
+            var stopWordsWritten = 0
+            for draw in patched.changed {
+                let item = graph.passes[draw.pass].items[draw.item]
+                writeDraw(item, slot: lineage.passBase[draw.pass] + Int(lineage.slots[draw.pass][draw.item]),
+                          stopWord: lineage.stopStarts.isEmpty ? 0 : Int(lineage.stopStarts[draw.pass][draw.item]))
+                stopWordsWritten += item.gradient?.stopWordCount ?? 0
+            }
+            counters.instanceBytesWritten = patched.changed.count * stride + stopWordsWritten * wordStride
         } else {
             var index = 0
             var nextStopWord = total * stride / wordStride
             for (pass, plan) in zip(graph.passes, plans) {
                 for itemIndex in plan.order {
                     let item = pass.items[itemIndex]
-                    var instance = item.instance
-                    if let surface = item.texture?.surface, let assigned = surfaces.bySurface[surface] {
-                        // uv 0…1 means the pass's pixels, the top-left part of the pooled image.
-                        let sx = Float(assigned.width) / Float(assigned.image.width), sy = Float(assigned.height) / Float(assigned.image.height)
-                        instance.uv *= SIMD4(sx, sy, sx, sy)
-                    }
-                    if let gradient = item.gradient {
-                        instance.gradientStopWord = UInt32(nextStopWord)
-                        gradient.stopWords.withUnsafeBytes { words in
-                            (base + nextStopWord * wordStride).copyMemory(from: words.baseAddress!, byteCount: words.count)
-                        }
-                        nextStopWord += gradient.stopWordCount
-                    }
-                    Self.write(instance, to: base + index * stride, stride: stride)
+                    writeDraw(item, slot: index, stopWord: nextStopWord)
+                    nextStopWord += item.gradient?.stopWordCount ?? 0
                     index += 1
                 }
             }
             counters.instanceBytesWritten = total * stride + stopWords * wordStride
         }
         frame.instanceRevision = graph.revision
-        if patched == nil { rememberRecordedLineage(of: graph, stopWords: stopWords, order: plans.first?.order ?? []) }
+        frame.instanceSurfaceScales = surfaceScales
+        if patched == nil { rememberRecordedLineage(of: graph, stopWords: stopWords, plans: plans) }
         counters.instances = total
 
         let passes = graph.passes.isEmpty
@@ -340,41 +361,83 @@ final class GraphExecutor {
 
     // MARK: - Revisions
 
-    /// The draw lists this executor last recorded in full: their lineage (`DrawListRevision`), whether
-    /// they had gradient stops, and each frame-pass item's slot in the instance buffer (the inverse of
-    /// its draw order). Forgotten when a frame is abandoned (its uploads never ran).
+    /// The draw lists this executor last recorded in full, kept up to date by each revision recorded since:
+    /// their lineage (`DrawListRevision`), and where each draw's instance and gradient stops lie in the
+    /// instance buffer — its pass's first slot plus its place in the pass's draw order (the inverse of the
+    /// order), and its first stop word (passes' stops follow the instances in the same order). Forgotten
+    /// when a frame is abandoned (its uploads never ran).
     private struct RecordedLineage {
         var lineage: UInt64
-        var hasStops: Bool
-        var slots: [Int32]
+        var itemCounts: [Int]
+        var passBase: [Int]
+        /// Per pass, per item: its slot within the pass.
+        var slots: [[Int32]]
+        /// Per pass, per item: its first stop word (items without a gradient: unused); empty without stops.
+        var stopStarts: [[Int32]]
+        /// Per pass: its first stop word; empty without stops.
+        var passStopBase: [Int]
+        var stopWords: Int
     }
     private var recordedLineage: RecordedLineage?
 
-    /// The recorded lineage and the draws to rewrite, when `graph` is a later revision of it, `frame`'s
-    /// instance buffer holds a revision of it too, and the draws changed since carry no gradient stops:
-    /// then the graph is recorded without walking its draws. Nil otherwise. (Every revision is recorded,
-    /// so a draw that gained stops is seen by the first record after its patch, which then records in
-    /// full and remembers the lineage as having stops.)
-    private func patchedRevision(of graph: RenderGraph, frame: FrameContext) -> (lineage: RecordedLineage, changed: [Int])? {
-        guard let recorded = recordedLineage, !recorded.hasStops, let revision = graph.revision,
-              revision.lineage == recorded.lineage, graph.passes.count == 1,
-              graph.passes[0].items.count == recorded.slots.count,
-              let changed = revision.changes(since: frame.instanceRevision)
+    /// The recorded lineage and the draws to rewrite, when `graph` is a later revision of it (the same
+    /// passes with as many draws) and `frame`'s instance buffer holds a revision of it too: then the graph
+    /// is recorded without walking its draws, but for the passes compiled again since (every draw of such
+    /// a pass changed: their slots and stop words are worked out again from their new order, and their
+    /// images uploaded). Nil otherwise.
+    private func patchedRevision(of graph: RenderGraph, frame: FrameContext)
+        -> (lineage: RecordedLineage, changed: [DrawListRevision.ChangedDraw], recompiledPasses: Set<Int>)? {
+        guard var recorded = recordedLineage, let revision = graph.revision, revision.lineage == recorded.lineage,
+              graph.passes.map(\.items.count) == recorded.itemCounts,
+              let changes = revision.changes(since: frame.instanceRevision)
         else { return nil }
-        let items = graph.passes[0].items
-        guard changed.allSatisfy({ items[$0].gradient == nil }) else { return nil }
         // Over several revisions the same draws usually changed each time: write each once.
-        return (recorded, revision.recentChanges.count > 1 ? Array(Set(changed)) : changed)
+        let changed = revision.recentChanges.count > 1 ? Array(Set(changes)) : changes
+        var changedPerPass = [Int](repeating: 0, count: graph.passes.count)
+        for draw in changed { changedPerPass[draw.pass] += 1 }
+        var recompiled = Set<Int>()
+        for (pass, count) in changedPerPass.enumerated() where count == recorded.itemCounts[pass] && count > 0 && pass < graph.passes.count - 1 {
+            recompiled.insert(pass)
+            let order = graph.passes[pass].drawPlan.order
+            var nextStop = recorded.stopStarts.isEmpty ? 0 : recorded.passStopBase[pass]
+            for (slot, itemIndex) in order.enumerated() {
+                recorded.slots[pass][itemIndex] = Int32(slot)
+                if !recorded.stopStarts.isEmpty, let gradient = graph.passes[pass].items[itemIndex].gradient {
+                    recorded.stopStarts[pass][itemIndex] = Int32(nextStop)
+                    nextStop += gradient.stopWordCount
+                }
+            }
+        }
+        recordedLineage = recorded
+        return (recorded, changed, recompiled)
     }
 
-    private func rememberRecordedLineage(of graph: RenderGraph, stopWords: Int, order: [Int]) {
-        guard let revision = graph.revision, graph.passes.count == 1 else {
+    private func rememberRecordedLineage(of graph: RenderGraph, stopWords: Int, plans: [(order: [Int], batches: [DrawBatch])]) {
+        guard let revision = graph.revision else {
             recordedLineage = nil
             return
         }
-        var slots = [Int32](repeating: 0, count: order.count)
-        for (slot, itemIndex) in order.enumerated() { slots[itemIndex] = Int32(slot) }
-        recordedLineage = RecordedLineage(lineage: revision.lineage, hasStops: stopWords > 0, slots: slots)
+        var recorded = RecordedLineage(lineage: revision.lineage, itemCounts: graph.passes.map(\.items.count), passBase: [], slots: [],
+                                       stopStarts: [], passStopBase: [], stopWords: stopWords)
+        var base = 0
+        var nextStop = graph.passes.reduce(0) { $0 + $1.items.count } * LayerInstance.stride / MemoryLayout<SIMD4<Float>>.stride
+        for (pass, plan) in zip(graph.passes, plans) {
+            recorded.passBase.append(base)
+            base += pass.items.count
+            var slots = [Int32](repeating: 0, count: pass.items.count)
+            var stops = [Int32](repeating: 0, count: stopWords > 0 ? pass.items.count : 0)
+            if stopWords > 0 { recorded.passStopBase.append(nextStop) }
+            for (slot, itemIndex) in plan.order.enumerated() {
+                slots[itemIndex] = Int32(slot)
+                if stopWords > 0, let gradient = pass.items[itemIndex].gradient {
+                    stops[itemIndex] = Int32(nextStop)
+                    nextStop += gradient.stopWordCount
+                }
+            }
+            recorded.slots.append(slots)
+            if stopWords > 0 { recorded.stopStarts.append(stops) }
+        }
+        recordedLineage = recorded
     }
 
     // MARK: - Surfaces

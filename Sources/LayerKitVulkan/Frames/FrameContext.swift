@@ -17,6 +17,8 @@ final class FrameContext {
     private(set) var instanceBuffer: GPUBuffer?
     /// The draw-list revision whose instances the buffer holds (`DrawListRevision`); nil: unknown.
     var instanceRevision: DrawListRevision?
+    /// The uv scale (pass size / pooled image size) of each surface when the buffer was written.
+    var instanceSurfaceScales: [SurfaceID: SIMD2<Float>] = [:]
     private(set) var instanceSet: DescriptorAllocator.Allocation?
     /// Where the frame's image is copied for `readback()`.
     var readbackBuffer: GPUBuffer?
