@@ -26,7 +26,8 @@ final class RetainedFrameTests: XCTestCase {
         /// Frames the retained producer patched (redrew fewer layers than the full build).
         var patchedFrames = 0
 
-        init(width: Int, height: Int, depthTesting: Bool = false, stencilClipping: Bool = false, build: (CALayer) -> Void) {
+        init(width: Int, height: Int, depthTesting: Bool = false, stencilClipping: Bool = false, cachesGroups: Bool = true,
+             build: (CALayer) -> Void) {
             CATransaction.flush()
             root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
             root.anchorPoint = .zero
@@ -39,6 +40,7 @@ final class RetainedFrameTests: XCTestCase {
                     debugOptions: [])
                 producer.compiler.depthTesting = depthTesting
                 producer.compiler.stencilClipping = stencilClipping
+                producer.builder.cachesGroups = cachesGroups
                 producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
                 return producer
             }
@@ -399,6 +401,114 @@ final class RetainedFrameTests: XCTestCase {
         XCTAssertEqual(longer.statistics.quadsRecompiled, 22, "compiled in full")
         XCTAssertEqual(longer.revision?.revision, 0, "a new lineage")
         XCTAssertEqual(pair.patchedFrames, 3)
+    }
+
+    /// Groups and masks (uncached surfaces): the offscreen scene. 20 still 4 × 4 layers along the
+    /// bottom; two groups at (10, 10) and (100, 10), 64 × 64 at opacity 0.5, each with three opaque 40 × 40
+    /// children at (0, 0), (12, 12), (24, 24) (they overlap: a surface each, 64 × 64, packed together
+    /// onto one page); a layer at (170, 20), 24 × 24, with one 24 × 24 child and a 16 × 16 mask (a mask
+    /// pass and a masked-content pass, 16 × 16, each its own).
+    private struct OffscreenScene {
+        var groups: [CALayer] = []
+        var masked: CALayer!
+        var maskedChild: CALayer!
+        var still: CALayer!
+
+        func build(_ root: CALayer) -> OffscreenScene {
+            var scene = self
+            for k in 0..<20 {
+                let still = CALayer()
+                still.frame = CGRect(x: 5 * CGFloat(k), y: 92, width: 4, height: 4)
+                still.backgroundColor = RetainedFrameTests.grey
+                root.addSublayer(still)
+                scene.still = still
+            }
+            for g in 0..<2 {
+                let group = CALayer()
+                group.frame = CGRect(x: 10 + 90 * CGFloat(g), y: 10, width: 64, height: 64)
+                group.opacity = 0.5
+                for (k, color) in [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)].enumerated() {
+                    let child = CALayer()
+                    child.frame = CGRect(x: 12 * CGFloat(k), y: 12 * CGFloat(k), width: 40, height: 40)
+                    child.backgroundColor = CGColor(red: color.0, green: color.1, blue: color.2, alpha: 1)
+                    group.addSublayer(child)
+                }
+                root.addSublayer(group)
+                scene.groups.append(group)
+            }
+            let masked = CALayer()
+            masked.frame = CGRect(x: 170, y: 20, width: 24, height: 24)
+            let child = CALayer()
+            child.frame = masked.bounds
+            child.backgroundColor = CGColor(red: 1, green: 1, blue: 0, alpha: 1)
+            masked.addSublayer(child)
+            let mask = CALayer()
+            mask.frame = CGRect(x: 4, y: 4, width: 16, height: 16)
+            mask.backgroundColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+            masked.mask = mask
+            root.addSublayer(masked)
+            scene.masked = masked
+            scene.maskedChild = child
+            return scene
+        }
+    }
+
+    func testChangesInsideSurfacesRedrawTheirSubtreeIntoTheSurfacesPassOnly() {
+        var scene = OffscreenScene()
+        let pair = Pair(width: 200, height: 100, depthTesting: true, cachesGroups: false) { root in scene = scene.build(root) }
+        let first = pair.frame(at: 1)
+        // Passes: the page with both groups, the mask, the masked content, the frame.
+        XCTAssertEqual(first.passes.map(\.reason), [.groupOpacity, .mask, .mask, nil])
+        XCTAssertEqual(first.passes[0].items.count, 6)
+        let group = scene.groups[0], green = group.sublayers![1]
+
+        // A child's color: the group's subtree, its three draws in the page; the frame pass untouched.
+        pair.commit { green.backgroundColor = CGColor(red: 0, green: 0.5, blue: 0, alpha: 1) }
+        let recolored = pair.frame(at: 2)
+        XCTAssertEqual(recolored.statistics.layersRecomputed, 4, "the group and its three children")
+        XCTAssertEqual(recolored.statistics.quadsRecompiled, 6, "the page's pass, compiled again")
+        XCTAssertEqual(recolored.revision?.recentChanges.last?.map(\.pass), Array(repeating: 0, count: 6), "the page's draws alone")
+        // A child moving inside the group's footprint: the surface keeps its size.
+        pair.commit { green.position.x += 2 }
+        XCTAssertEqual(pair.frame(at: 3).statistics.layersRecomputed, 4)
+        // The group moving a pixel: its footprint, 64 pixels wide where its edges fall on pixel edges
+        // exactly, is 65 wide elsewhere (the footprint rounds outwards): a surface of another size, a
+        // full build.
+        pair.commit { group.position.x += 1 }
+        let grown = pair.frame(at: 4)
+        XCTAssertEqual(grown.passes[0].target.width, first.passes[0].target.width + 1)
+        XCTAssertEqual(grown.statistics.layersRecomputed, 31, "built in full")
+        // Another pixel: the same size now. The composite moves, and the group's draws are re-expressed
+        // in its surface from where it is now (the same but for rounding): the page's pass is compiled
+        // again, the mask's passes are not.
+        pair.commit { group.position.x += 1 }
+        let moved = pair.frame(at: 5)
+        XCTAssertEqual(moved.statistics.layersRecomputed, 4)
+        XCTAssertEqual(moved.statistics.quadsRecompiled, 7, "the composite and the page's six draws")
+        XCTAssertEqual(moved.revision?.recentChanges.last?.first, DrawListRevision.ChangedDraw(pass: 3, item: 20), "the composite")
+        XCTAssertEqual(Set(moved.revision?.recentChanges.last?.map(\.pass) ?? []), [0, 3])
+        // The group's opacity: the composite's color.
+        pair.commit { group.opacity = 0.6 }
+        XCTAssertEqual(pair.frame(at: 6).statistics.quadsRecompiled, 1)
+        // The masked layer's content: its content pass compiled again, the mask pass and the page left alone.
+        pair.commit { scene.maskedChild.backgroundColor = CGColor(red: 0, green: 1, blue: 1, alpha: 1) }
+        let masked = pair.frame(at: 7)
+        XCTAssertEqual(masked.statistics.layersRecomputed, 2, "the masked layer and its child")
+        XCTAssertEqual(masked.revision?.recentChanges.last?.map(\.pass), [2, 2], "the content and the mask's destination-in draw")
+        // A layer outside every surface.
+        pair.commit { scene.still.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1) }
+        XCTAssertEqual(pair.frame(at: 8).statistics.layersRecomputed, 1)
+
+        // Back where the footprint is 64 pixels wide: another size again.
+        pair.commit { group.position.x -= 2 }
+        XCTAssertEqual(pair.frame(at: 9).statistics.layersRecomputed, 31, "built in full")
+        // Opacity 1: the other group needs no surface any more.
+        pair.commit { scene.groups[1].opacity = 1 }
+        XCTAssertEqual(pair.frame(at: 10).statistics.layersRecomputed, 31, "built in full")
+        // The children no longer overlapping: the group folds instead of drawing a surface.
+        pair.commit { group.sublayers![2].position.x += 200 }
+        XCTAssertEqual(pair.frame(at: 11).statistics.layersRecomputed, 31, "built in full")
+        XCTAssertEqual(pair.patchedFrames, 6)
     }
 
     func testFramesWithA3DRenderingContextAreBuiltInFull() {

@@ -1,12 +1,16 @@
-/// What `DrawListCompiler` decided for a frame pass, kept so the next frame can patch the compiled pass
-/// instead of compiling it again (`DrawListCompiler.patch`).
+/// What `DrawListCompiler` decided for a graph, kept so the next frame can patch the compiled frame
+/// pass (`DrawListCompiler.patch`) and compile single offscreen passes again (`recompile`) instead of
+/// compiling the whole graph.
 ///
-/// Recorded only for a graph that is a lone frame pass compiled without debug options or tiling: then
-/// every builder draw is either culled or kept at a known index of the compiled pass.
-/// Holds: each builder draw's compiled index, the draws that occlude (by builder index; a change that
-/// could be hidden by one of them, or that is one, cannot be patched), and whether the plan kept the
-/// non-opaque draws in painter's order (so replacing one by a draw of the same batch key and phase keeps
-/// the plan valid whatever its footprint). Cost: O(n) when the pass is compiled in full.
+/// Recorded only for a graph compiled without debug options or tiling, and with stencil clip commands
+/// only in the frame pass: then every builder draw is either culled or kept at a known index of its
+/// compiled pass.
+/// Holds: for the frame pass (the builder's last), each builder draw's compiled index, the draws that
+/// occlude (by builder index; a change that could be hidden by one of them, or that is one, cannot be
+/// patched), and whether the plan kept the non-opaque draws in painter's order (so replacing one by a
+/// draw of the same batch key and phase keeps the plan valid whatever its footprint); for every builder
+/// pass, the compiled pass it became (none where nothing samples its surface any more) and which of its
+/// draws were culled. Cost: O(n) when the graph is compiled in full.
 package struct CompileIndex: Sendable {
     /// For each builder draw, its index in the compiled pass; -1 for a culled one.
     package private(set) var compiledIndex: [Int32]
@@ -20,6 +24,10 @@ package struct CompileIndex: Sendable {
     package let targetHeight: Int
     /// Occluders smaller than this (pixels) are ignored by the culler, as `OcclusionCuller.minimumOccluderArea`.
     package let minimumOccluderArea: Int
+    /// For each builder pass, the index of the compiled pass it became; nil where it was dropped.
+    package internal(set) var compiledPass: [Int?] = []
+    /// For each builder pass, the builder indices of its culled draws (ascending).
+    package internal(set) var culledDraws: [[Int]] = []
 
     init(_ pass: RenderPass, occlusion: OcclusionCuller) {
         targetWidth = pass.target.width

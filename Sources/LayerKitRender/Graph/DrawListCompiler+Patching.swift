@@ -1,23 +1,29 @@
-/// Incremental compiles: updating last frame's compiled frame pass for the draws the builder replaced
+/// Incremental compiles: updating last frame's compiled graph for the draws the builder replaced
 /// (`RenderGraphBuilder.patch`), instead of culling, ordering and batching every draw again.
 ///
 /// Input: the compiled graph and its `CompileIndex`, the builder's draws now, and the replaced ones
-/// (index and old draw). Output: the compiled draws rewritten, with the graph updated — each
-/// replacement written over its compiled draw, keeping that draw's depth — or nil when the graph must
-/// be compiled in full.
+/// (frame-pass index and old draw) or the offscreen passes whose draws changed. Output: the compiled
+/// draws rewritten, with the graph updated, or nil when the graph must be compiled in full.
+/// Frame pass (`patch`): each replacement is written over its compiled draw, keeping that draw's depth.
 /// A replacement keeps culling, order and batches valid, so it is patched, when: the old draw was kept;
 /// the new one is on the target, needs no tiling and no atlas placement, and has a gradient with as many
 /// stop words as the old one's, or neither has one (the backend keeps every draw's stops where they were,
 /// `DrawListRevision`); neither draw is an occluder
 /// and no later occluder touches the new footprint (so no draw's hidden state changes); both draws
 /// have the same depth phase and batch key; and a non-opaque draw sits in a plan that kept painter's
-/// order (a draw that moved between batches might no longer be free to). Statistics stay what the full
-/// compile counted: the same draws of the same layers are kept. Cost: O(replaced × occluders).
+/// order (a draw that moved between batches might no longer be free to).
+/// Offscreen pass (`recompile`): culled, ordered and batched again on its own, in its place — when it
+/// has no stencil clip, tiling or atlas draw, and culls exactly the draws it culled before (so every
+/// count and every surface sampled stays); a pass nothing samples stays dropped. Its draw count stays,
+/// so the backend's slots of the other passes do too.
+/// Statistics stay what the full compile counted (the same draws of the same layers are kept), but for
+/// the batches of a pass compiled again. Cost: O(replaced × occluders) plus the culler's and batcher's
+/// costs for each pass compiled again.
 extension DrawListCompiler {
     /// Patches `graph` for `replaced` and returns the compiled draws rewritten (see the extension's contract).
     package func patch(_ graph: inout RenderGraph, index: CompileIndex, items: [DrawItem],
                        replaced: [RenderGraphBuilder.ReplacedDraw]) -> [DrawListRevision.ChangedDraw]? {
-        guard graph.passes.count == 1, options.isEmpty else { return nil }
+        guard let framePass = index.compiledPass.last ?? nil, framePass == graph.passes.count - 1, options.isEmpty else { return nil }
         var rewritten: [DrawListRevision.ChangedDraw] = []
         rewritten.reserveCapacity(replaced.count)
         for (builderIndex, old) in replaced {
@@ -35,11 +41,45 @@ extension DrawListCompiler {
             guard phase == depthPhase(of: old, index: index), BatchKey(new, depth: phase) == BatchKey(old, depth: phase),
                   phase == .opaque || index.translucentInPainterOrder else { return nil }
             var compiled = new
-            compiled.instance.depth = graph.passes[0].items[compiledIndex].instance.depth
-            graph.passes[0].items[compiledIndex] = compiled
-            rewritten.append(DrawListRevision.ChangedDraw(pass: 0, item: compiledIndex))
+            compiled.instance.depth = graph.passes[framePass].items[compiledIndex].instance.depth
+            graph.passes[framePass].items[compiledIndex] = compiled
+            rewritten.append(DrawListRevision.ChangedDraw(pass: framePass, item: compiledIndex))
         }
         return rewritten
+    }
+
+    /// Compiles the builder's offscreen pass `builderIndex` (`pass`, its draws rewritten by a patch) again
+    /// into its place in `graph`, and returns its compiled draws (all rewritten: the order may have
+    /// changed); nil when the graph must be compiled in full (see the extension's contract).
+    package func recompile(_ pass: RenderPass, builderIndex: Int, in graph: inout RenderGraph,
+                           index: CompileIndex) -> [DrawListRevision.ChangedDraw]? {
+        guard options.isEmpty, builderIndex < index.compiledPass.count else { return nil }
+        // Nothing samples the surface: the pass is not drawn, whatever it holds.
+        guard let compiledIndex = index.compiledPass[builderIndex] else { return [] }
+        guard pass.target.surface != nil, !pass.items.contains(where: { item in
+            item.stencilCommand != nil || item.stencilLevel != 0 || placedInAtlas(item)
+                || ImageTiling.needsTiling(item, maxTextureSize: maxTextureSize)
+        }) else { return nil }
+        let (width, height) = (pass.target.width, pass.target.height)
+        let culling = !options.contains(.disableCulling)
+        let footprints = TargetCuller.footprints(of: pass.items, targetWidth: width, targetHeight: height)
+        let hidden = culling ? occlusion.hiddenItems(pass.items, footprints: footprints, targetWidth: width, targetHeight: height)
+            : Array(repeating: false, count: pass.items.count)
+        let culled = culling ? pass.items.indices.filter { footprints[$0] == nil || hidden[$0] } : []
+        // The same draws culled keep every count (layers visible, quads, culled) and every sampled surface.
+        guard culled == index.culledDraws[builderIndex] else { return nil }
+        let whole = PixelRect(x: 0, y: 0, width: max(width, 1), height: max(height, 1))
+        var compiled = graph.passes[compiledIndex]
+        let culledSet = Set(culled)
+        compiled.items = pass.items.indices.filter { !culledSet.contains($0) }.map { pass.items[$0] }
+        let kept = pass.items.indices.filter { !culledSet.contains($0) }.map { footprints[$0] ?? whole }
+        let batchesBefore = compiled.batches.count
+        var batcher = self.batcher
+        batcher.merge = !options.contains(.disableBatching)
+        (compiled.drawOrder, compiled.batches) = batcher.plan(compiled.items, footprints: kept, phases: nil)
+        graph.statistics.batches += compiled.batches.count - batchesBefore
+        graph.passes[compiledIndex] = compiled
+        return compiled.items.indices.map { DrawListRevision.ChangedDraw(pass: compiledIndex, item: $0) }
     }
 
     private func depthPhase(of item: DrawItem, index: CompileIndex) -> DepthPhase {

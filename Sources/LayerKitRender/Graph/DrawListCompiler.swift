@@ -57,9 +57,12 @@ package struct DrawListCompiler: Sendable {
     private func compile(_ graph: consuming RenderGraph, updatedLayers: Set<LayerID>, recording compileIndex: inout CompileIndex?,
                          recordingIndex: Bool) -> RenderGraph {
         var result = consume graph
-        // Only a lone frame pass compiled without debug options can be patched.
-        compileIndex = recordingIndex && options.isEmpty && result.passes.count == 1
-            ? CompileIndex(result.passes[0], occlusion: occlusion) : nil
+        // Only a graph compiled without debug options, its frame pass last, can be patched.
+        let frameIndex = result.passes.lastIndex { if case .frame = $0.target { true } else { false } }
+        compileIndex = recordingIndex && options.isEmpty && frameIndex != nil && frameIndex == result.passes.count - 1
+            ? CompileIndex(result.passes[result.passes.count - 1], occlusion: occlusion) : nil
+        compileIndex?.compiledPass = Array(repeating: nil, count: result.passes.count)
+        compileIndex?.culledDraws = Array(repeating: [], count: result.passes.count)
         var statistics = result.statistics
         let culling = !options.contains(.disableCulling)
         let batching = !options.contains(.disableBatching)
@@ -69,7 +72,6 @@ package struct DrawListCompiler: Sendable {
         let atlas = batching ? self.atlas : nil
         atlas?.beginFrame()
 
-        let frameIndex = result.passes.lastIndex { if case .frame = $0.target { true } else { false } }
         let frameTarget = frameIndex.map { result.passes[$0].target }
         let nextSurface = (result.passes.compactMap { $0.target.surface?.rawValue }
             + result.rasterization.reused.keys.map(\.rawValue)).max().map { $0 + 1 } ?? 0
@@ -139,7 +141,8 @@ package struct DrawListCompiler: Sendable {
                 if let layer { visibleLayers.insert(layer) }
                 if let surface = sampledSurface { sampled.insert(surface) }
             }
-            compileIndex?.recordCulled(culledIndices)
+            if index == frameIndex { compileIndex?.recordCulled(culledIndices) }
+            compileIndex?.culledDraws[index] = culledIndices
             if !culledIndices.isEmpty {
                 var kept: [DrawItem] = []
                 kept.reserveCapacity(pass.items.count - culledIndices.count)
@@ -221,7 +224,8 @@ package struct DrawListCompiler: Sendable {
                 }
             }
             (pass.drawOrder, pass.batches) = batcher.plan(pass.items, footprints: footprints, phases: phases)
-            compileIndex?.recordPlan(pass.drawOrder, phases: phases)
+            if index == frameIndex { compileIndex?.recordPlan(pass.drawOrder, phases: phases) }
+            compileIndex?.compiledPass[index] = compiled.count
             statistics.batches += pass.batches.count
             compiled.append(pass)
         }

@@ -95,7 +95,8 @@ extension RenderGraphBuilder {
             let packable = whole.map { $0.width <= side && $0.height <= side } ?? false
             // A small group whose subtree stays the same is drawn from a cached bitmap; a large one keeps
             // its surface cut to what is visible.
-            if packable && cachesGroup(node, parentSpace: parentSpace, context: context),
+            if packable && cachesGroups { context.groupCacheQuestions += 1 }
+            if packable && !context.isPatching && cachesGroup(node, parentSpace: parentSpace, context: context),
                visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: clip,
                                contentsFlipped: contentsFlipped, cachedGroup: true, context: &context, into: &items) {
                 return

@@ -2,25 +2,33 @@ import LayerKit
 
 /// Incremental frames: redrawing only the subtrees that changed since the last retained frame.
 ///
-/// Input: the last frame's frame-pass draws (`RetainedFrame.items`, built by `build` with a
-/// generation, so every visited node holds a `RetainedNodeRecord`), the render tree now, the frame time,
-/// and the layers that may look different — those committed to since (`dirty`), and those with
+/// Input: the last frame's builder draws (`RetainedFrame.items` of the frame pass and `offscreen`, its
+/// packed offscreen passes, built by `build` with a generation, so every visited node holds a
+/// `RetainedNodeRecord` and every surface a `RetainedFrame.SurfaceSlot`), the render tree now, the frame
+/// time, and the layers that may look different — those committed to since (`dirty`), and those with
 /// animations (`animated`).
-/// Output: the draws patched in place and the indices that changed with their old draws (for
-/// `DrawListCompiler.patch`), or nil when the frame must be built in full instead.
+/// Output: the draws patched in place — the frame pass's replaced ones with their old draws (for
+/// `DrawListCompiler.patch`) and the offscreen passes whose draws changed (for
+/// `DrawListCompiler.recompile`) — or nil when the frame must be built in full instead.
 /// Algorithm: each dirty layer that the last frame drew climbs to its nearest patchable node (itself,
-/// unless it is drawn inside an isolated ancestor's surface or fold); patch roots inside another root's
-/// subtree are dropped. Each root is presented at its parent's local time (recomputed along its
-/// ancestors, whose timing did not change) and drawn by the same `visit` as a full build, from the
-/// inputs its record holds — a clean ancestor's transform, opacity and clip are what they were. Its new
-/// draws replace its range when they are as many and belong to the same layers in the same order, its
-/// `zPosition` is unchanged (sibling order), it made no offscreen pass, and its stencil clip commands are
-/// the old ones and its levels the old ones less the same count throughout (a subtree is drawn at level 0
-/// and raised once per enclosing stencil bracket afterwards, so the new draws get that raise); otherwise nil. Nil too when
+/// unless it is drawn inside an isolated ancestor's surface or fold — then the isolated layer at the
+/// frame pass — or its subtree draws a cached bitmap or asks the group cache); patch roots inside
+/// another root's subtree are dropped. Each root is presented at its parent's local time (recomputed
+/// along its ancestors, whose timing did not change) and drawn by the same `visit` as a full build, from
+/// the inputs its record holds — a clean ancestor's transform, opacity and clip are what they were —
+/// opening its surfaces under the numbers they had. Its new draws replace its range when they are as
+/// many and belong to the same layers in the same order, its `zPosition` is unchanged (sibling order),
+/// its stencil clip commands are the old ones and its levels the old ones less the same count
+/// throughout (a subtree is drawn at level 0 and raised once per enclosing stencil bracket afterwards, so
+/// the new draws get that raise), and it opened the surfaces it had, each with the same size, reason,
+/// draw count and packability — so packing places every surface where it was, and each surface's new
+/// draws (moved onto its page) are written over its old ones; otherwise nil. A change that alters a
+/// surface's footprint, or whether a group needs a surface at all, is thus built in full. Nil too when
 /// the changed layers exceed a quarter of the last frame's draws (`patchRootsPerDrawLimit`): then most
 /// of the frame changes, and a full walk redraws it for less than patching it piece by piece.
 /// Layers not drawn last frame (under a hidden or transparent ancestor) stay undrawn, as a full build
-/// would leave them. Cost: O(dirty layers × depth + nodes in the patched subtrees).
+/// would leave them. Cost: O(dirty layers × depth + nodes and draws in the patched subtrees), plus
+/// O(surfaces) once when a root opens surfaces.
 extension RenderGraphBuilder {
     /// A patch gives up for a full build beyond one root per this many of the last frame's draws.
     static let patchRootsPerDrawLimit = 4
@@ -28,15 +36,23 @@ extension RenderGraphBuilder {
     /// A draw the patch replaced: its index in the frame pass and what it was.
     package typealias ReplacedDraw = (index: Int, old: DrawItem)
 
+    /// What a patch changed: the frame-pass draws it replaced, the offscreen passes (indices into
+    /// `RetainedFrame.offscreen`, ascending) whose draws it rewrote, and the layers it redrew.
+    package struct Patch {
+        package var replaced: [ReplacedDraw] = []
+        package var changedPasses: [Int] = []
+        package var layersVisited = 0
+    }
+
     /// Redraws the subtrees of `dirty` and `animated` layers in `frame` (see the extension's contract). Nil: build the frame in full
     /// (`frame` and the records may then be partly updated; the full build replaces both).
     package func patch(_ frame: inout RetainedFrame, tree: RenderTree, time: Double, dirty: Set<LayerID>,
-                       animated: Set<LayerID>, animations: inout AnimationState) -> (replaced: [ReplacedDraw], layersVisited: Int)? {
+                       animated: Set<LayerID>, animations: inout AnimationState) -> Patch? {
         let generation = frame.generation
         // Patching a subtree costs more than drawing it in a full walk (records, comparisons): when the
         // roots are a large share of last frame's draws, the full build is the cheaper frame. Every
         // changed layer might be a root of its own: give up at once when they alone are too many.
-        let rootLimit = frame.items.count / Self.patchRootsPerDrawLimit
+        let rootLimit = frame.offscreen.reduce(frame.items.count) { $0 + $1.items.count } / Self.patchRootsPerDrawLimit
         guard dirty.count <= rootLimit && animated.count <= rootLimit - dirty.count else { return nil }
         frame.patchSerial &+= 1
         let serial = frame.patchSerial
@@ -68,42 +84,75 @@ extension RenderGraphBuilder {
             roots.sort { $0.start < $1.start }
         }
 
-        var replaced: [ReplacedDraw] = []
+        var patch = Patch()
+        var changedPasses = Set<Int>()
         var scratch: [DrawItem] = []
         var context = VisitContext(tree: tree, animations: animations, time: time)
         context.generation = generation
+        context.isPatching = true
+        // Where packed surfaces went, for draws that sample them (looked up once, when a root has surfaces).
+        var placements: [SurfaceID: SurfacePacker.Placement]?
         for (start, node) in roots {
             let record = node.retained
             let (presentedNode, localTime) = presented(node, parentTime: localTime(of: record.parent, time: time), context: &context)
             guard presentedNode.zPosition == record.zPosition else { return nil }
             scratch.removeAll(keepingCapacity: true)
             context.itemBase = start
+            // The subtree opens its surfaces again under the numbers it had.
+            context.offscreen = OffscreenPasses()
+            context.offscreen.nextSurface = record.surfaces.lowerBound
             visitRecorded(node, presented: presentedNode, localTime: localTime, parent: record.parent, parentSpace: record.parentSpace,
                           opacity: record.opacity, clip: record.clip, contentsFlipped: record.contentsFlipped,
                           context: &context, into: &scratch)
             node.retained.patchSerial = serial
-            guard context.offscreen.passes.isEmpty, context.rasterization.isEmpty, scratch.count == record.items.count else { return nil }
+            guard context.rasterization.isEmpty, context.pageSurfaces.isEmpty, context.groupCacheQuestions == 0,
+                  scratch.count == record.items.count, context.offscreen.nextSurface == record.surfaces.upperBound,
+                  context.offscreen.passes.count == record.surfaces.count else { return nil }
+            if !record.surfaces.isEmpty && placements == nil { placements = frame.surfaceSlots.compactMapValues(\.placement) }
+            // Each surface keeps its size, reason, draw count and packing, so the packed pages and the
+            // passes stay as they were: its draws are written over its old ones (moved onto its page).
+            for pass in context.offscreen.passes {
+                guard let surface = pass.target.surface, let slot = frame.surfaceSlots[surface], slot.target == pass.target,
+                      slot.reason == pass.reason, slot.itemCount == pass.items.count,
+                      slot.packable == context.offscreen.packable.contains(surface) else { return nil }
+                let first = slot.placement?.firstItem ?? 0
+                for (offset, drawn) in pass.items.enumerated() {
+                    var item = drawn
+                    if let placement = slot.placement {
+                        item = SurfacePacker.moved(item, from: pass.target, to: placement.rect, inWidth: placement.pageWidth,
+                                                   height: placement.pageHeight)
+                    }
+                    if let placements { SurfacePacker.relabel(&item, placements) }
+                    if frame.offscreen[slot.pass].items[first + offset] != item {
+                        frame.offscreen[slot.pass].items[first + offset] = item
+                        changedPasses.insert(slot.pass)
+                    }
+                }
+            }
             // Enclosing stencil brackets raise every level of the subtree by one each after it is drawn:
             // the old draws must sit the same number of levels above the new ones throughout.
             var raise: UInt8?
-            for (offset, item) in scratch.enumerated() {
+            for (offset, drawn) in scratch.enumerated() {
                 let index = start + offset
                 let old = frame.items[index]
-                guard old.layer == item.layer, old.stencilCommand == item.stencilCommand, old.stencilLevel >= item.stencilLevel
+                guard old.layer == drawn.layer, old.stencilCommand == drawn.stencilCommand, old.stencilLevel >= drawn.stencilLevel
                 else { return nil }
-                let levels = old.stencilLevel - item.stencilLevel
+                let levels = old.stencilLevel - drawn.stencilLevel
                 guard raise == nil || raise == levels else { return nil }
                 raise = levels
-                var item = item
+                var item = drawn
                 item.stencilLevel = old.stencilLevel
+                if let placements { SurfacePacker.relabel(&item, placements) }
                 if old != item {
-                    replaced.append((index, old))
+                    patch.replaced.append((index, old))
                     frame.items[index] = item
                 }
             }
         }
         animations = context.animations
-        return (replaced, context.layersVisited)
+        patch.changedPasses = changedPasses.sorted()
+        patch.layersVisited = context.layersVisited
+        return patch
     }
 
     /// The local time of `node` at absolute time `time`: its ancestors' timings applied from the root

@@ -73,6 +73,9 @@ package struct RenderGraphBuilder {
         /// Whether the frame drew a tiled layer's tiles (whose fade-in follows the frame time, not
         /// commits: such a frame is not retained, `RetainedFrame`).
         package var drewTiledContents = false
+        /// Whether the frame asked the group cache whether a group is settled (the answer changes with
+        /// frames, not only with commits: such a frame is not retained, `RetainedFrame`).
+        package var askedGroupCache = false
         package init() {}
     }
 
@@ -87,6 +90,16 @@ package struct RenderGraphBuilder {
     /// under that generation, so `patch(_:tree:time:dirty:animations:)` can redraw parts of this frame.
     package func build(tree: RenderTree, root: LayerID, time: Double, clearColor: SIMD4<Float>,
                        animations: inout AnimationState, generation: UInt64 = 0) -> RenderGraph {
+        var slots: [SurfaceID: RetainedFrame.SurfaceSlot] = [:]
+        return build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &animations, generation: generation,
+                     surfaceSlots: &slots)
+    }
+
+    /// As `build(tree:root:time:clearColor:animations:generation:)`; with a nonzero `generation`, also
+    /// where each surface's pass went in the graph (`RetainedFrame.SurfaceSlot`).
+    package func build(tree: RenderTree, root: LayerID, time: Double, clearColor: SIMD4<Float>,
+                       animations: inout AnimationState, generation: UInt64,
+                       surfaceSlots: inout [SurfaceID: RetainedFrame.SurfaceSlot]) -> RenderGraph {
         var items: [DrawItem] = []
         items.reserveCapacity(tree.nodes.count)
         var offscreen = OffscreenPasses()
@@ -108,6 +121,7 @@ package struct RenderGraphBuilder {
             layersVisited = context.layersVisited
             pageSurfaces = context.pageSurfaces
             planes = (context.planesSorted, context.planesSplit)
+            animations.askedGroupCache = context.groupCacheQuestions > 0
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
         var graph = RenderGraph(passes: offscreen.passes + [pass])
@@ -119,9 +133,24 @@ package struct RenderGraphBuilder {
         graph.rasterization = rasterization
         graph.statistics.rasterizeHits = rasterization.hits
         graph.statistics.rasterizeMisses = rasterization.misses
+        var placements: [SurfaceID: SurfacePacker.Placement] = [:]
         if packsSurfaces {
             let packer = SurfacePacker(maxSide: min(maxSurfaceSize, SurfacePacker.defaultPageSide))
-            graph = packer.pack(graph, packable: offscreen.packable)
+            graph = packer.pack(graph, packable: offscreen.packable, placements: &placements)
+        }
+        if generation != 0 {
+            var passOfSurface: [SurfaceID: Int] = [:]
+            for (index, pass) in graph.passes.enumerated() {
+                if let surface = pass.target.surface { passOfSurface[surface] = index }
+            }
+            for pass in offscreen.passes {
+                guard let surface = pass.target.surface else { continue }
+                let placement = placements[surface]
+                guard let index = passOfSurface[placement?.shared ?? surface] else { continue }
+                surfaceSlots[surface] = RetainedFrame.SurfaceSlot(
+                    pass: index, target: pass.target, reason: pass.reason, itemCount: pass.items.count,
+                    packable: offscreen.packable.contains(surface), placement: placement)
+            }
         }
         assert(graph.invariantViolations.isEmpty, "render graph invariants: \(graph.invariantViolations)\n\(graph)")
         return graph
@@ -153,6 +182,11 @@ package struct RenderGraphBuilder {
         /// Planes of 3D rendering contexts sorted, and cuts made splitting them (statistics).
         var planesSorted = 0
         var planesSplit = 0
+        /// Times the visit asked the group cache whether a group is settled (`cachesGroup`): a subtree
+        /// that did is not patched (the answer changes with frames, not only with commits).
+        var groupCacheQuestions = 0
+        /// Whether this visit patches a retained frame (`patch`): the group cache is then not asked.
+        var isPatching = false
     }
 
     /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the
@@ -161,13 +195,17 @@ package struct RenderGraphBuilder {
                        parentSpace: CATransform3D, opacity: CGFloat, clip: Clip?, contentsFlipped: Bool,
                        context: inout VisitContext, into items: inout [DrawItem]) {
         context.layersVisited += 1
-        let firstItem = items.count, passesBefore = context.offscreen.passes.count
+        let firstItem = items.count, firstSurface = context.offscreen.nextSurface
+        let cached = (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
+                      context.pageSurfaces.count, context.groupCacheQuestions)
         visit(node, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
               context: &context, into: &items)
         guard context.generation != 0 else { return }
+        let drewNoCache = cached == (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
+                                     context.pageSurfaces.count, context.groupCacheQuestions)
         committed.retained = RetainedNodeRecord(
-            generation: context.generation, parent: parent,
-            patchable: context.isolationDepth == 0 && context.offscreen.passes.count == passesBefore,
+            generation: context.generation, parent: parent, patchable: context.isolationDepth == 0 && drewNoCache,
+            surfaces: firstSurface..<context.offscreen.nextSurface,
             parentSpace: parentSpace, opacity: opacity, clipBox: clip.map(RetainedNodeRecord.ClipBox.init), contentsFlipped: contentsFlipped,
             items: context.itemBase + firstItem ..< context.itemBase + items.count, zPosition: node.zPosition)
     }

@@ -4,12 +4,15 @@ import LayerKit
 /// "Retained and incremental"; DESIGN.md §2: transforms, opacity and clips recomputed for dirty
 /// subtrees only).
 ///
-/// Holds the builder's frame-pass draws (what `RenderGraphBuilder.patch` edits), the compiled graph
-/// and its `CompileIndex` (what `DrawListCompiler.patch` edits), the generation its node records
-/// carry, and the settings it was built with — a frame with other settings is built in full.
-/// Kept only for graphs that are a lone frame pass without tiled layers or 3D rendering contexts: a
-/// frame with offscreen passes or rasterized bitmaps, tiles (which fade in by the frame time) or a `CATransformLayer`'s planes
-/// (sorted and split together) is built in full each time. Owned by `FrameProducer`, on the render thread.
+/// Holds the builder's draws — the frame pass's (`items`) and the offscreen passes' (`offscreen`, after
+/// surface packing), what `RenderGraphBuilder.patch` edits — with where each surface's draws lie among
+/// them (`surfaceSlots`), the compiled graph and its `CompileIndex` (what `DrawListCompiler.patch` and
+/// `recompile` edit), the generation its node records carry, and the settings it was built with — a
+/// frame with other settings is built in full.
+/// Not kept for frames with cached bitmaps (`shouldRasterize` layers and cached groups drawn or kept,
+/// or the group cache asked about a group: its answer changes as frames pass), tiles (which fade in by
+/// the frame time) or a `CATransformLayer`'s planes (sorted and split together): those are built in
+/// full each time. Owned by `FrameProducer`, on the render thread.
 package struct RetainedFrame: Sendable {
     /// The generation written into the node records of this frame (`RetainedNodeRecord`).
     package let generation: UInt64
@@ -18,11 +21,30 @@ package struct RetainedFrame: Sendable {
     package let root: LayerID
     /// The builder's frame-pass draws, in painter's order, before culling and batching.
     package var items: [DrawItem]
+    /// The builder's offscreen passes, in execution order, surfaces packed, before culling and batching.
+    package var offscreen: [RenderPass]
+    /// Where each surface the builder opened lies in `offscreen`.
+    package var surfaceSlots: [SurfaceID: SurfaceSlot]
     /// The compiled graph last handed out.
     package var graph: RenderGraph
     package var index: CompileIndex
     /// What the frame was built and compiled with.
     package let settings: Settings
+
+    /// Where one surface's draws went: its own pass, or a range of a shared (packed) one.
+    package struct SurfaceSlot: Sendable {
+        /// The index in `offscreen` of the pass that draws it.
+        package var pass: Int
+        /// The surface's own target, before packing (its size is what a patch must keep).
+        package var target: RenderTarget
+        package var reason: OffscreenReason?
+        /// Its draws: `itemCount` of them, from `placement.firstItem` in a shared pass, else the whole pass.
+        package var itemCount: Int
+        /// Whether the builder let it be packed (`RenderGraphBuilder.OffscreenPasses.packable`).
+        package var packable: Bool
+        /// Where it went in a shared pass; nil for a surface drawn by a pass of its own.
+        package var placement: SurfacePacker.Placement?
+    }
 
     package struct Settings: Equatable, Sendable {
         var targetWidth: Int
@@ -30,9 +52,12 @@ package struct RetainedFrame: Sendable {
         var viewport: CGRect
         var scale: CGFloat
         var maxSurfaceSize: Int
+        var packsSurfaces: Bool
+        var cachesGroups: Bool
         var clearColor: SIMD4<Float>
         var options: DebugOptions
         var depthTesting: Bool
+        var stencilClipping: Bool
         var maxTextureSize: Int
         var atlas: ObjectIdentifier?
 
@@ -42,11 +67,19 @@ package struct RetainedFrame: Sendable {
             viewport = builder.viewport
             scale = builder.scale
             maxSurfaceSize = builder.maxSurfaceSize
+            packsSurfaces = builder.packsSurfaces
+            cachesGroups = builder.cachesGroups
             self.clearColor = clearColor
             options = compiler.options
             depthTesting = compiler.depthTesting
+            stencilClipping = compiler.stencilClipping
             maxTextureSize = compiler.maxTextureSize
             atlas = compiler.atlas.map(ObjectIdentifier.init)
         }
+    }
+
+    /// The builder's graph: the offscreen passes, then the frame pass drawing `items`.
+    func builderGraph(frameTarget: RenderTarget, clearColor: SIMD4<Float>) -> RenderGraph {
+        RenderGraph(passes: offscreen + [RenderPass(name: "frame", target: frameTarget, clearColor: clearColor, items: items)])
     }
 }

@@ -17,9 +17,13 @@ struct RetainedNodeRecord {
     /// The last patch that chose this node as a root (`RenderGraphBuilder.patch`).
     var patchSerial: UInt64 = 0
     /// Whether the subtree's draws are a contiguous range of the frame pass (`items`) that can be
-    /// redrawn alone: not drawn inside an isolated ancestor's surface or fold, and making no offscreen
-    /// pass itself.
+    /// redrawn alone: not drawn inside an isolated ancestor's surface or fold, and drawing no cached
+    /// bitmap (`shouldRasterize`, a cached group) nor asking the cache whether to. It may make offscreen
+    /// passes (`surfaces`).
     var patchable = false
+    /// The surfaces the subtree's visit opened (numbers in the order the builder opens them; each one's
+    /// pass drawn by the subtree alone), empty where it made no offscreen pass.
+    var surfaces: Range<Int> = 0..<0
     /// The visit's inputs: the parent's sublayer space → pixels, the opacity folded down from ancestors,
     /// the analytic clip in force, and whether contents lay out mirrored.
     var parentSpace = CATransform3DIdentity

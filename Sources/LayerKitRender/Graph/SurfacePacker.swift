@@ -26,10 +26,14 @@ package struct SurfacePacker: Sendable {
     }
 
     /// Where a packed surface went: the shared target and the sub-rectangle's uv (min x, min y, max x,
-    /// max y).
-    private struct Placement {
-        var shared: SurfaceID
-        var uv: SIMD4<Float>
+    /// max y), its pixels there, the page's size, and where its items start in the shared pass.
+    package struct Placement: Sendable {
+        package var shared: SurfaceID
+        package var uv: SIMD4<Float>
+        package var rect: PixelRect
+        package var pageWidth: Int
+        package var pageHeight: Int
+        package var firstItem: Int
     }
 
     private struct Page {
@@ -39,6 +43,13 @@ package struct SurfacePacker: Sendable {
 
     /// The packed graph (see the type's contract).
     package func pack(_ graph: RenderGraph, packable: Set<SurfaceID>) -> RenderGraph {
+        var placements: [SurfaceID: Placement] = [:]
+        return pack(graph, packable: packable, placements: &placements)
+    }
+
+    /// The packed graph, and in `placements` where each packed surface went (for patching a surface's
+    /// items in place later: `RenderGraphBuilder.patch`).
+    package func pack(_ graph: RenderGraph, packable: Set<SurfaceID>, placements: inout [SurfaceID: Placement]) -> RenderGraph {
         guard packable.count > 1 else { return graph }
         let passes = graph.passes
         var levelOfSurface: [SurfaceID: Int] = [:]
@@ -85,7 +96,6 @@ package struct SurfacePacker: Sendable {
         // The shared passes, and where each member surface went.
         var nextSurface = (passes.compactMap { $0.target.surface?.rawValue } + graph.rasterization.reused.keys.map(\.rawValue))
             .max().map { $0 + 1 } ?? 0
-        var placements: [SurfaceID: Placement] = [:]
         var pageOfPass: [Int: Int] = [:]
         var sharedPasses: [RenderPass] = []
         for (pageIndex, page) in pages.enumerated() {
@@ -100,7 +110,8 @@ package struct SurfacePacker: Sendable {
                 placements[pass.target.surface!] = Placement(
                     shared: shared,
                     uv: SIMD4(Float(rect.minX) / Float(width), Float(rect.minY) / Float(height),
-                              Float(rect.maxX) / Float(width), Float(rect.maxY) / Float(height)))
+                              Float(rect.maxX) / Float(width), Float(rect.maxY) / Float(height)),
+                    rect: rect, pageWidth: width, pageHeight: height, firstItem: items.count)
                 for item in pass.items { items.append(Self.moved(item, from: pass.target, to: rect, inWidth: width, height: height)) }
             }
             let first = passes[page.members[0].pass]
@@ -142,16 +153,18 @@ package struct SurfacePacker: Sendable {
             return placements[surface] != nil
         }) else { return pass }
         var pass = pass
-        for index in pass.items.indices {
-            guard let texture = pass.items[index].texture, let surface = texture.surface, let placement = placements[surface] else { continue }
-            pass.items[index].texture = TextureBinding(source: .surface(placement.shared), minification: texture.minification,
-                                                       magnification: texture.magnification)
-            let uv = pass.items[index].instance.uv, sub = placement.uv
-            let size = SIMD2(sub.z - sub.x, sub.w - sub.y)
-            pass.items[index].instance.uv = SIMD4(sub.x + uv.x * size.x, sub.y + uv.y * size.y,
-                                                  sub.x + uv.z * size.x, sub.y + uv.w * size.y)
-        }
+        for index in pass.items.indices { Self.relabel(&pass.items[index], placements) }
         return pass
+    }
+
+    /// `item`, when it samples a packed surface, sampling the shared target at that surface's uv instead.
+    static func relabel(_ item: inout DrawItem, _ placements: [SurfaceID: Placement]) {
+        guard let texture = item.texture, let surface = texture.surface, let placement = placements[surface] else { return }
+        item.texture = TextureBinding(source: .surface(placement.shared), minification: texture.minification,
+                                      magnification: texture.magnification)
+        let uv = item.instance.uv, sub = placement.uv
+        let size = SIMD2(sub.z - sub.x, sub.w - sub.y)
+        item.instance.uv = SIMD4(sub.x + uv.x * size.x, sub.y + uv.y * size.y, sub.x + uv.z * size.x, sub.y + uv.w * size.y)
     }
 
     /// `item`, drawn in the clip space of `target` (w×h pixels), redrawn in the clip space of a

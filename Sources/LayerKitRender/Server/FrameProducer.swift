@@ -14,12 +14,14 @@ import LayerKit
 /// frames, so one host's work never makes another render. Finished animations that are removed on
 /// completion leave the render tree here, without waiting for the model. Debug options start from
 /// `LK_DEBUG`.
-/// Frames are retained (`RetainedFrame`): a frame after one that was a lone frame pass, with the same
-/// root, settings and tree structure, redraws only the subtrees of layers committed to or animating
-/// (`RenderGraphBuilder.patch`) and patches the compiled lists (`DrawListCompiler.patch`); anything
-/// those cannot patch falls back to a full build or compile. `retainsFrames = false` builds every frame
-/// in full. Cost: commit O(changes); full frame O(visible layers + animations); patched frame
-/// O(changed subtrees + animations).
+/// Frames are retained (`RetainedFrame`): a frame after a retained one (no cached bitmaps, tiles or 3D
+/// rendering context), with the same root, settings and tree structure, redraws only the subtrees of
+/// layers committed to or animating (`RenderGraphBuilder.patch`, into the frame pass and into the
+/// surfaces they draw) and patches the compiled lists (`DrawListCompiler.patch` for the frame pass,
+/// `recompile` for each offscreen pass whose draws changed); anything those cannot patch falls back to a
+/// full build or compile. `retainsFrames = false` builds every frame in full. Cost: commit O(changes);
+/// full frame O(visible layers + animations); patched frame O(changed subtrees + animations + draws of
+/// the offscreen passes they changed).
 package struct FrameProducer: Sendable {
     package private(set) var tree = RenderTree()
     package var root: LayerID? {
@@ -114,6 +116,19 @@ package struct FrameProducer: Sendable {
         return layers.filter(members.contains)
     }
 
+    /// Compiles what `patch` changed into `frame.graph` — the frame pass's replaced draws patched, each
+    /// changed offscreen pass compiled again — and returns the compiled draws rewritten; nil when the
+    /// graph must be compiled in full (`frame.graph` may then be partly updated).
+    private func patchCompiled(_ frame: inout RetainedFrame, _ patch: RenderGraphBuilder.Patch) -> [DrawListRevision.ChangedDraw]? {
+        guard var rewritten = compiler.patch(&frame.graph, index: frame.index, items: frame.items, replaced: patch.replaced) else { return nil }
+        for pass in patch.changedPasses {
+            guard let recompiled = compiler.recompile(frame.offscreen[pass], builderIndex: pass, in: &frame.graph, index: frame.index)
+            else { return nil }
+            rewritten += recompiled
+        }
+        return rewritten
+    }
+
     /// Builds the frame at absolute time `time` and the animation events it produced.
     package mutating func produceFrame(at time: Double) -> (graph: RenderGraph, events: [AnimationEvent]) {
         let target = RenderTarget.frame(width: builder.targetWidth, height: builder.targetHeight)
@@ -142,15 +157,15 @@ package struct FrameProducer: Sendable {
                                      animated: ownLayers(of: tree.animatedLayers),
                                      animations: &state) {
             compileStart = StageClock.now()
-            if let rewritten = compiler.patch(&patching.graph, index: patching.index, items: patching.items, replaced: patch.replaced) {
+            if let rewritten = patchCompiled(&patching, patch) {
                 patching.graph.revision?.advance(changed: rewritten)
                 patching.graph.statistics.quadsRecompiled = patch.replaced.count
+                    + patch.changedPasses.reduce(0) { $0 + patching.offscreen[$1].items.count }
             } else {
                 var index: CompileIndex?
-                patching.graph = compiler.compile(RenderGraph(passes: [RenderPass(
-                    name: "frame", target: .frame(width: builder.targetWidth, height: builder.targetHeight), clearColor: clearColor,
-                    items: patching.items)]), index: &index)
-                patching.graph.statistics.quadsRecompiled = patching.items.count
+                let frameTarget = RenderTarget.frame(width: builder.targetWidth, height: builder.targetHeight)
+                patching.graph = compiler.compile(patching.builderGraph(frameTarget: frameTarget, clearColor: clearColor), index: &index)
+                patching.graph.statistics.quadsRecompiled = patching.offscreen.reduce(patching.items.count) { $0 + $1.items.count }
                 if let index { patching.index = index }
                 lineage &+= 1
                 patching.graph.revision = DrawListRevision(lineage: lineage)
@@ -163,27 +178,32 @@ package struct FrameProducer: Sendable {
             state = RenderGraphBuilder.AnimationState()
             state.awaitingStart = awaitingStart
             generation &+= 1
+            var slots: [SurfaceID: RetainedFrame.SurfaceSlot] = [:]
             let built = builder.build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state,
-                                      generation: retainsFrames ? generation : 0)
+                                      generation: retainsFrames ? generation : 0, surfaceSlots: &slots)
             compileStart = StageClock.now()
             var updated = Set<LayerID>()
             if debugOptions.contains(.flashUpdates) {
                 updated = updatedLayers.union(state.animatedLayers)
                 updatedLayers.removeAll()
             }
-            let items = built.passes.count == 1 ? built.passes[0].items : []
+            let retainable = retainsFrames && built.rasterization.isEmpty && builder.rasterizationCache.entries.isEmpty
+                && !state.askedGroupCache && built.passes.last.map { if case .frame = $0.target { true } else { false } } == true
+            let builderPasses = retainable ? built.passes : []
+            let builtDraws = built.passes.reduce(0) { $0 + $1.items.count }
             let rendered = built.rasterization.rendered
             var index: CompileIndex?
             graph = compiler.compile(consume built, updatedLayers: updated, index: &index)
             // Bitmaps whose pass culling dropped were never drawn: the cache must not count on them.
             builder.rasterizationCache.forget(rendered.filter { graph.rasterization.rendered[$0.key] == nil }.map(\.value.entry))
-            graph.statistics.quadsRecompiled = items.count
+            graph.statistics.quadsRecompiled = builtDraws
             // While rasterized bitmaps are used or cached, frames are not retained: the cache's bookkeeping
-            // (reuse, idle release) runs in full builds.
-            if retainsFrames, let index, graph.rasterization.isEmpty, builder.rasterizationCache.entries.isEmpty {
+            // (reuse, idle release, groups settling) runs in full builds.
+            if retainable, let index, let frame = builderPasses.last {
                 lineage &+= 1
                 graph.revision = DrawListRevision(lineage: lineage)
-                retained = RetainedFrame(generation: generation, root: root, items: items, graph: graph, index: index, settings: settings)
+                retained = RetainedFrame(generation: generation, root: root, items: frame.items, offscreen: Array(builderPasses.dropLast()),
+                                         surfaceSlots: slots, graph: graph, index: index, settings: settings)
             }
         }
         // Tiles fade in by the frame time (and are remembered only while drawn), and a 3D context's
