@@ -99,4 +99,61 @@ final class RetainedFramePatchRenderTests: CARendererTestCase {
                                  "inside the gradient, near its white top")
         XCTAssertEqual(PixelRGBA(image, 18, 3), PixelRGBA(0, 0, 0, 255), "left of the gradient")
     }
+
+    /// Scene (64 × 48, black): 20 still grey 2 × 2 boxes at (3k, 45), and a group at (4, 4), 40 × 40 at
+    /// opacity 0.5, of three overlapping opaque 24 × 24 children at (0, 0), (8, 8), (16, 16) — red, an
+    /// axial gradient of two colors, blue — so it is drawn through a surface; the gradient child slides
+    /// x by 4 · (t − 1000) over [1000, 1001], inside the group's footprint (the surface keeps its size).
+    func testPatchedGroupSurfaceWithAGradientRedrawsOnlyTheSurfacesDraws() throws {
+        let patching = try makeRenderer(width: 64, height: 48)
+        let full = try makeRenderer(width: 64, height: 48)
+        full.retainsFrames = false
+        let root = makeRoot(width: 64, height: 48)
+        for k in 0..<20 {
+            let box = CALayer()
+            box.frame = CGRect(x: 3 * k, y: 45, width: 2, height: 2)
+            box.backgroundColor = CGColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)
+            root.addSublayer(box)
+        }
+        let group = CALayer()
+        group.frame = CGRect(x: 4, y: 4, width: 40, height: 40)
+        group.opacity = 0.5
+        let red = CALayer()
+        red.frame = CGRect(x: 0, y: 0, width: 24, height: 24)
+        red.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        let gradient = CAGradientLayer()
+        gradient.frame = CGRect(x: 8, y: 8, width: 24, height: 24)
+        gradient.colors = [CGColor(red: 0, green: 1, blue: 0, alpha: 1), CGColor(red: 1, green: 1, blue: 1, alpha: 1)]
+        let blue = CALayer()
+        blue.frame = CGRect(x: 16, y: 16, width: 24, height: 24)
+        blue.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+        for child in [red, gradient, blue] { group.addSublayer(child) }
+        root.addSublayer(group)
+        let slide = CABasicAnimation(keyPath: "position.x")
+        slide.fromValue = 20
+        slide.toValue = 24
+        slide.duration = 1
+        slide.beginTime = 1000
+        gradient.add(slide, forKey: "slide")
+        for renderer in [patching, full] {
+            renderer.clearColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+            renderer.cachesGroups = false  // the group's surface is drawn every frame, not cached
+            renderer.layer = root
+        }
+        // 24 instances (3 in the surface, 20 boxes and the composite in the frame) and 3 stop words.
+        let fullWrite = 24 * Self.stride + 3 * Self.wordStride
+        // The surface's pass, compiled again: its three draws and the gradient's stops.
+        let surfaceWrite = 3 * Self.stride + 3 * Self.wordStride
+        var written: [Int] = []
+        for time in [999, 1000.25, 1000.5, 1000.75] { written.append(try renderBoth(patching, full, at: time)) }
+        XCTAssertEqual(written, [fullWrite, fullWrite, surfaceWrite, surfaceWrite])
+        XCTAssertEqual(patching.lastGraph?.passes.map(\.reason), [.groupOpacity, nil])
+        // Where only the red child shows, the group at half opacity over black.
+        let image = try patching.snapshot()
+        XCTAssertLessThanOrEqual(PixelRGBA(image, 6, 6).difference(to: PixelRGBA(premultiplied: 0.5, 0, 0, 1)), 1)
+        // The gradient at 1000.75 has moved 3 points: its left edge at 4 + 8 + 3 = 15 (blue lies over it
+        // from 20 on); red still shows at 14 on row 14 (inside red, left of the gradient).
+        XCTAssertLessThanOrEqual(PixelRGBA(image, 14, 14).difference(to: PixelRGBA(premultiplied: 0.5, 0, 0, 1)), 1)
+        XCTAssertGreaterThan(PixelRGBA(image, 15, 14).g, 100, "the gradient's green-to-white at half opacity")
+    }
 }
