@@ -69,6 +69,11 @@ final class RetainedFrameTests: XCTestCase {
             let (patched, _) = retained.produceFrame(at: time)
             let (built, _) = full.produceFrame(at: time)
             assertSame(patched, built, "frame at \(time)", file: file, line: line)
+            // Cached bitmaps: the same surfaces drawn, reused and released, and the same books kept.
+            XCTAssertEqual(patched.rasterization, built.rasterization, "frame at \(time)", file: file, line: line)
+            let (retainedCache, fullCache) = (retained.builder.rasterizationCache, full.builder.rasterizationCache)
+            XCTAssertEqual(retainedCache.frame, fullCache.frame, "frame at \(time)", file: file, line: line)
+            XCTAssertEqual(retainedCache.entries, fullCache.entries, "frame at \(time)", file: file, line: line)
             if patched.statistics.layersRecomputed < built.statistics.layersRecomputed { patchedFrames += 1 }
             return patched
         }
@@ -509,6 +514,89 @@ final class RetainedFrameTests: XCTestCase {
         pair.commit { group.sublayers![2].position.x += 200 }
         XCTAssertEqual(pair.frame(at: 11).statistics.layersRecomputed, 31, "built in full")
         XCTAssertEqual(pair.patchedFrames, 6)
+    }
+
+    func testChangesOutsideCachedBitmapsCompositeThemWithoutRedrawingAndKeepTheCachesBooks() {
+        // 20 still layers and a mover; a rasterized layer with two children; a group of three
+        // overlapping children at opacity 0.5, cached once settled (at first sight).
+        var mover: CALayer!
+        var rasterized: CALayer!
+        var group: CALayer!
+        let pair = Pair(width: 200, height: 100, depthTesting: true) { root in
+            for k in 0..<20 {
+                let still = CALayer()
+                still.frame = CGRect(x: 5 * CGFloat(k), y: 92, width: 4, height: 4)
+                still.backgroundColor = Self.grey
+                root.addSublayer(still)
+            }
+            rasterized = CALayer()
+            rasterized.frame = CGRect(x: 10, y: 10, width: 30, height: 30)
+            rasterized.shouldRasterize = true
+            for k in 0..<2 {
+                let child = CALayer()
+                child.frame = CGRect(x: 10 * CGFloat(k), y: 0, width: 20, height: 30)
+                child.backgroundColor = CGColor(red: CGFloat(k), green: 0, blue: 1, alpha: 1)
+                rasterized.addSublayer(child)
+            }
+            root.addSublayer(rasterized)
+            group = CALayer()
+            group.frame = CGRect(x: 100, y: 10, width: 64, height: 64)
+            group.opacity = 0.5
+            for k in 0..<3 {
+                let child = CALayer()
+                child.frame = CGRect(x: 12 * CGFloat(k), y: 12 * CGFloat(k), width: 40, height: 40)
+                child.backgroundColor = CGColor(red: 0, green: CGFloat(k) / 2, blue: 0, alpha: 1)
+                group.addSublayer(child)
+            }
+            root.addSublayer(group)
+            mover = CALayer()
+            mover.frame = CGRect(x: 60, y: 60, width: 10, height: 10)
+            mover.backgroundColor = CGColor(red: 1, green: 1, blue: 0, alpha: 1)
+            root.addSublayer(mover)
+        }
+        // Both bitmaps drawn (misses: not retained), then composited from the cache (retained).
+        XCTAssertEqual(pair.frame(at: 1).rasterization.misses, 2)
+        XCTAssertEqual(pair.frame(at: 2).rasterization.hits, 2)
+        XCTAssertEqual(pair.patchedFrames, 0)
+        // The mover alone changes for 40 frames: patched, the bitmaps composited, never redrawn, and still
+        // held past the cache's 30 idle frames (each patch uses them again).
+        for step in 1...40 {
+            pair.commit { mover.position.x += 1 }
+            let frame = pair.frame(at: 2 + Double(step))
+            XCTAssertEqual(frame.statistics.layersRecomputed, 1, "step \(step)")
+            XCTAssertEqual(frame.statistics.quadsRecompiled, 1, "step \(step)")
+            XCTAssertEqual(frame.offscreenPasses.count, 0, "step \(step): nothing drawn offscreen")
+        }
+        XCTAssertEqual(pair.patchedFrames, 40)
+        XCTAssertEqual(pair.retained.builder.rasterizationCache.entries.count, 2)
+
+        // Hidden, the rasterized layer's bitmap goes unused: built in full (a changed subtree holding a
+        // cached bitmap is no patch root); 30 frames on, the cache releases it — in that frame's graph,
+        // built in full — and patching goes on.
+        pair.commit { rasterized.isHidden = true }
+        XCTAssertEqual(pair.frame(at: 50).statistics.layersRecomputed, 27, "root, 20 still layers, the hidden layer, the group and its 3 children, the mover")
+        var released: [Double] = []
+        for step in 1...32 {
+            pair.commit { mover.position.y -= 1 }
+            let time = 50 + Double(step)
+            let frame = pair.frame(at: time)
+            if !frame.rasterization.released.isEmpty {
+                released.append(time)
+                XCTAssertGreaterThan(frame.statistics.layersRecomputed, 1, "the releasing frame is built")
+            }
+        }
+        XCTAssertEqual(released.count, 1, "released once")
+        XCTAssertEqual(pair.retained.builder.rasterizationCache.entries.count, 1)
+        XCTAssertEqual(pair.patchedFrames, 40 + 31)
+
+        // A change inside the cached group: built in full while it settles and is cached again.
+        pair.commit { group.sublayers![1].backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1) }
+        // Frames 91 and 92 draw it through a surface (not settled), 93 into the cache (a miss), 94
+        // composites it (retained), 95 has nothing to redraw (patched).
+        for step in 1...5 { pair.frame(at: 90 + Double(step)) }
+        XCTAssertEqual(pair.patchedFrames, 40 + 31 + 1)
+        pair.commit { mover.position.y += 1 }
+        XCTAssertEqual(pair.frame(at: 96).statistics.layersRecomputed, 1)
     }
 
     func testFramesWithA3DRenderingContextAreBuiltInFull() {

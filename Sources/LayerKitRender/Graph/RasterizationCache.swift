@@ -131,6 +131,33 @@ package final class RasterizationCache: @unchecked Sendable {
         groupHistories = [:]
     }
 
+    /// What one frame asked of the cache that a later frame drawn from it (a retained frame,
+    /// `FrameProducer`) asks again: the entries it hit and the groups it found settled.
+    package struct Uses: Sendable {
+        package var entries: [RasterizationEntryID] = []
+        package var settledGroups: [LayerID] = []
+        /// Groups found not settled yet (drawn through a per-frame surface until they settle: a frame
+        /// with one is not drawn from again, as the answer changes with frames alone).
+        package var unsettledGroups = 0
+
+        package init() {}
+    }
+
+    /// Counts `uses` again in this frame, as a build asking the same would: each entry hit is used now,
+    /// each group seen now unchanged. False, touching nothing, when an entry is gone (released,
+    /// forgotten) or a group's history is: the frame must then be built.
+    package func reuse(_ uses: Uses) -> Bool {
+        guard uses.entries.allSatisfy({ entries[$0] != nil }), uses.settledGroups.allSatisfy({ groupHistories[$0] != nil }) else {
+            return false
+        }
+        for id in uses.entries { entries[id]?.lastUsedFrame = frame }
+        for layer in uses.settledGroups { groupHistories[layer]?.lastSeenFrame = frame }
+        return true
+    }
+
+    /// Whether releases wait for the next graph.
+    package var hasPendingReleases: Bool { !releases.isEmpty }
+
     /// The entries released since the last call, for the graph the backend executes next.
     package func takeReleases() -> [RasterizationEntryID] {
         defer { releases = [] }

@@ -95,9 +95,13 @@ extension RenderGraphBuilder {
             let packable = whole.map { $0.width <= side && $0.height <= side } ?? false
             // A small group whose subtree stays the same is drawn from a cached bitmap; a large one keeps
             // its surface cut to what is visible.
-            if packable && cachesGroups { context.groupCacheQuestions += 1 }
-            if packable && !context.isPatching && cachesGroup(node, parentSpace: parentSpace, context: context),
-               visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: clip,
+            var settled = false
+            if packable && cachesGroups {
+                context.cacheQuestions += 1
+                settled = !context.isPatching && cachesGroup(node, parentSpace: parentSpace, context: context)
+                if settled { context.cacheUses.settledGroups.append(node.id) } else { context.cacheUses.unsettledGroups += 1 }
+            }
+            if settled, visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: clip,
                                contentsFlipped: contentsFlipped, cachedGroup: true, context: &context, into: &items) {
                 return
             }

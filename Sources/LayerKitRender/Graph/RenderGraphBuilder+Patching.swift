@@ -105,7 +105,7 @@ extension RenderGraphBuilder {
                           opacity: record.opacity, clip: record.clip, contentsFlipped: record.contentsFlipped,
                           context: &context, into: &scratch)
             node.retained.patchSerial = serial
-            guard context.rasterization.isEmpty, context.pageSurfaces.isEmpty, context.groupCacheQuestions == 0,
+            guard context.rasterization.isEmpty, context.pageSurfaces.isEmpty, context.cacheQuestions == 0,
                   scratch.count == record.items.count, context.offscreen.nextSurface == record.surfaces.upperBound,
                   context.offscreen.passes.count == record.surfaces.count else { return nil }
             if !record.surfaces.isEmpty && placements == nil { placements = frame.surfaceSlots.compactMapValues(\.placement) }

@@ -52,6 +52,7 @@ extension RenderGraphBuilder {
         if !state.isAnimating, let hit = rasterizationCache.lookUp(id, stamp: state.stamp, pixelScale: pixelScale) {
             entry = hit
             context.rasterization.hits += 1
+            context.cacheUses.entries.append(id)
             if let placement = hit.placement {
                 surface = pageSurface(placement.page, context: &context)
             } else {

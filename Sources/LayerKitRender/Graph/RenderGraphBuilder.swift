@@ -73,9 +73,9 @@ package struct RenderGraphBuilder {
         /// Whether the frame drew a tiled layer's tiles (whose fade-in follows the frame time, not
         /// commits: such a frame is not retained, `RetainedFrame`).
         package var drewTiledContents = false
-        /// Whether the frame asked the group cache whether a group is settled (the answer changes with
-        /// frames, not only with commits: such a frame is not retained, `RetainedFrame`).
-        package var askedGroupCache = false
+        /// What the frame asked of the rasterization cache (a frame patched from it asks the same again,
+        /// `RetainedFrame`).
+        package var cacheUses = RasterizationCache.Uses()
         package init() {}
     }
 
@@ -97,15 +97,16 @@ package struct RenderGraphBuilder {
 
     /// As `build(tree:root:time:clearColor:animations:generation:)`; with a nonzero `generation`, also
     /// where each surface's pass went in the graph (`RetainedFrame.SurfaceSlot`).
+    /// With `cacheFrameBegun`, the caller has begun the rasterization cache's frame already.
     package func build(tree: RenderTree, root: LayerID, time: Double, clearColor: SIMD4<Float>,
                        animations: inout AnimationState, generation: UInt64,
-                       surfaceSlots: inout [SurfaceID: RetainedFrame.SurfaceSlot]) -> RenderGraph {
+                       surfaceSlots: inout [SurfaceID: RetainedFrame.SurfaceSlot], cacheFrameBegun: Bool = false) -> RenderGraph {
         var items: [DrawItem] = []
         items.reserveCapacity(tree.nodes.count)
         var offscreen = OffscreenPasses()
         var rasterization = RasterizedSurfaces()
         var pageSurfaces: [Int: SurfaceID] = [:]
-        rasterizationCache.beginFrame()
+        if !cacheFrameBegun { rasterizationCache.beginFrame() }
         var layersVisited = 0
         var planes = (sorted: 0, split: 0)
         if let rootNode = tree[root] {
@@ -121,7 +122,7 @@ package struct RenderGraphBuilder {
             layersVisited = context.layersVisited
             pageSurfaces = context.pageSurfaces
             planes = (context.planesSorted, context.planesSplit)
-            animations.askedGroupCache = context.groupCacheQuestions > 0
+            animations.cacheUses = context.cacheUses
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
         var graph = RenderGraph(passes: offscreen.passes + [pass])
@@ -182,11 +183,15 @@ package struct RenderGraphBuilder {
         /// Planes of 3D rendering contexts sorted, and cuts made splitting them (statistics).
         var planesSorted = 0
         var planesSplit = 0
-        /// Times the visit asked the group cache whether a group is settled (`cachesGroup`): a subtree
-        /// that did is not patched (the answer changes with frames, not only with commits).
-        var groupCacheQuestions = 0
-        /// Whether this visit patches a retained frame (`patch`): the group cache is then not asked.
+        /// Times the visit met a layer it would draw through the rasterization cache: a `shouldRasterize`
+        /// layer, or a group it asked the cache about (`cachesGroup`). A subtree that did is not patched
+        /// (hits use entries, misses store them, and a group's answer changes with frames alone).
+        var cacheQuestions = 0
+        /// Whether this visit patches a retained frame (`patch`): the cache is then neither asked nor told
+        /// anything (the patch gives up on such a subtree, and the full build asks in its place).
         var isPatching = false
+        /// The cache entries hit and the groups the cache found settled or not (`RasterizationCache.Uses`).
+        var cacheUses = RasterizationCache.Uses()
     }
 
     /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the
@@ -197,12 +202,12 @@ package struct RenderGraphBuilder {
         context.layersVisited += 1
         let firstItem = items.count, firstSurface = context.offscreen.nextSurface
         let cached = (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
-                      context.pageSurfaces.count, context.groupCacheQuestions)
+                      context.pageSurfaces.count, context.cacheQuestions)
         visit(node, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
               context: &context, into: &items)
         guard context.generation != 0 else { return }
         let drewNoCache = cached == (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
-                                     context.pageSurfaces.count, context.groupCacheQuestions)
+                                     context.pageSurfaces.count, context.cacheQuestions)
         committed.retained = RetainedNodeRecord(
             generation: context.generation, parent: parent, patchable: context.isolationDepth == 0 && drewNoCache,
             surfaces: firstSurface..<context.offscreen.nextSurface,
@@ -251,13 +256,15 @@ package struct RenderGraphBuilder {
                                     opacity: inherited, clip: inheritedClip, contentsFlipped: contentsFlipped, context: &context, into: &items)
             return
         }
-        if !isolated && node.shouldRasterize {
+        if !isolated && node.shouldRasterize && !context.isPatching {
+            context.cacheQuestions += 1
             context.isolationDepth += 1
             let rasterized = visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
                                              contentsFlipped: contentsFlipped, context: &context, into: &items)
             context.isolationDepth -= 1
             if rasterized { return }
         }
+        if !isolated && node.shouldRasterize && context.isPatching { context.cacheQuestions += 1 }
         if !isolated && Self.needsIsolation(node, opacity: ownOpacity) {
             if context.generation != 0, let maskID = node.mask, let mask = context.tree[maskID] {
                 // The mask is drawn inside the masked layer's isolation: a change to it redraws that layer.

@@ -9,10 +9,12 @@ import LayerKit
 /// them (`surfaceSlots`), the compiled graph and its `CompileIndex` (what `DrawListCompiler.patch` and
 /// `recompile` edit), the generation its node records carry, and the settings it was built with — a
 /// frame with other settings is built in full.
-/// Not kept for frames with cached bitmaps (`shouldRasterize` layers and cached groups drawn or kept,
-/// or the group cache asked about a group: its answer changes as frames pass), tiles (which fade in by
-/// the frame time) or a `CATransformLayer`'s planes (sorted and split together): those are built in
-/// full each time. Owned by `FrameProducer`, on the render thread.
+/// Not kept for frames that drew cached bitmaps (`shouldRasterize` layers and cached groups missing
+/// from the cache, or drawn for this frame only), that found a group not settled yet (its answer changes
+/// as frames pass), with tiles (which fade in by the frame time) or a `CATransformLayer`'s planes
+/// (sorted and split together): those are built in full each time. Frames compositing cached bitmaps
+/// are kept, with what they asked of the cache (`cacheUses`). Owned by `FrameProducer`, on the render
+/// thread.
 package struct RetainedFrame: Sendable {
     /// The generation written into the node records of this frame (`RetainedNodeRecord`).
     package let generation: UInt64
@@ -25,6 +27,8 @@ package struct RetainedFrame: Sendable {
     package var offscreen: [RenderPass]
     /// Where each surface the builder opened lies in `offscreen`.
     package var surfaceSlots: [SurfaceID: SurfaceSlot]
+    /// The cache entries and settled groups the frame composites, asked again by each patch of it.
+    package var cacheUses: RasterizationCache.Uses
     /// The compiled graph last handed out.
     package var graph: RenderGraph
     package var index: CompileIndex

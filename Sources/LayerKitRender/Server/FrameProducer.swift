@@ -14,12 +14,16 @@ import LayerKit
 /// frames, so one host's work never makes another render. Finished animations that are removed on
 /// completion leave the render tree here, without waiting for the model. Debug options start from
 /// `LK_DEBUG`.
-/// Frames are retained (`RetainedFrame`): a frame after a retained one (no cached bitmaps, tiles or 3D
-/// rendering context), with the same root, settings and tree structure, redraws only the subtrees of
+/// Frames are retained (`RetainedFrame`): a frame after a retained one (no cached bitmap drawn, no group
+/// settling, no tiles or 3D rendering context), with the same root, settings and tree structure, and no
+/// cache entry released or lost since, redraws only the subtrees of
 /// layers committed to or animating (`RenderGraphBuilder.patch`, into the frame pass and into the
 /// surfaces they draw) and patches the compiled lists (`DrawListCompiler.patch` for the frame pass,
 /// `recompile` for each offscreen pass whose draws changed); anything those cannot patch falls back to a
-/// full build or compile. `retainsFrames = false` builds every frame in full. Cost: commit O(changes);
+/// full build or compile. A patched frame keeps the rasterization cache's books as a full build would:
+/// it begins the cache's frame (aging entries) and uses again the entries and settled groups the
+/// retained frame composited (`RasterizationCache.reuse`); subtrees with cached bitmaps are never patch
+/// roots, so their bitmaps are composited, not redrawn. `retainsFrames = false` builds every frame in full. Cost: commit O(changes);
 /// full frame O(visible layers + animations); patched frame O(changed subtrees + animations + draws of
 /// the offscreen passes they changed).
 package struct FrameProducer: Sendable {
@@ -116,6 +120,14 @@ package struct FrameProducer: Sendable {
         return layers.filter(members.contains)
     }
 
+    /// Begins the rasterization cache's frame before a patch (a patched frame ages and uses the cache as
+    /// a full build would); false when that released entries, whose releases a full build then carries.
+    private func beginCacheFrame(_ begun: inout Bool) -> Bool {
+        builder.rasterizationCache.beginFrame()
+        begun = true
+        return !builder.rasterizationCache.hasPendingReleases
+    }
+
     /// Compiles what `patch` changed into `frame.graph` — the frame pass's replaced draws patched, each
     /// changed offscreen pass compiled again — and returns the compiled draws rewritten; nil when the
     /// graph must be compiled in full (`frame.graph` may then be partly updated).
@@ -151,11 +163,13 @@ package struct FrameProducer: Sendable {
         retained = nil  // the patch edits the frame's arrays in place only when nothing else holds them
         var graph: RenderGraph
         var compileStart: UInt64
+        var cacheFrameBegun = false
         if retainsFrames, !structureChanged, var patching = frame.take(),
            patching.root == root, patching.settings == settings,
+           beginCacheFrame(&cacheFrameBegun),
            let patch = builder.patch(&patching, tree: tree, time: time, dirty: ownLayers(of: changes.dirty),
-                                     animated: ownLayers(of: tree.animatedLayers),
-                                     animations: &state) {
+                                     animated: ownLayers(of: tree.animatedLayers), animations: &state),
+           builder.rasterizationCache.reuse(patching.cacheUses) {
             compileStart = StageClock.now()
             if let rewritten = patchCompiled(&patching, patch) {
                 patching.graph.revision?.advance(changed: rewritten)
@@ -164,13 +178,19 @@ package struct FrameProducer: Sendable {
             } else {
                 var index: CompileIndex?
                 let frameTarget = RenderTarget.frame(width: builder.targetWidth, height: builder.targetHeight)
-                patching.graph = compiler.compile(patching.builderGraph(frameTarget: frameTarget, clearColor: clearColor), index: &index)
+                var rebuilt = patching.builderGraph(frameTarget: frameTarget, clearColor: clearColor)
+                // What the build found besides draws: the cached bitmaps composited, and their counts.
+                rebuilt.rasterization = patching.graph.rasterization
+                rebuilt.statistics.rasterizeHits = patching.graph.statistics.rasterizeHits
+                rebuilt.statistics.rasterizeMisses = patching.graph.statistics.rasterizeMisses
+                patching.graph = compiler.compile(rebuilt, index: &index)
                 patching.graph.statistics.quadsRecompiled = patching.offscreen.reduce(patching.items.count) { $0 + $1.items.count }
                 if let index { patching.index = index }
                 lineage &+= 1
                 patching.graph.revision = DrawListRevision(lineage: lineage)
             }
             patching.graph.statistics.layersRecomputed = patch.layersVisited
+            patching.graph.rasterization.released = builder.rasterizationCache.takeReleases()
             graph = patching.graph
             retained = patching
         } else {
@@ -180,15 +200,17 @@ package struct FrameProducer: Sendable {
             generation &+= 1
             var slots: [SurfaceID: RetainedFrame.SurfaceSlot] = [:]
             let built = builder.build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state,
-                                      generation: retainsFrames ? generation : 0, surfaceSlots: &slots)
+                                      generation: retainsFrames ? generation : 0, surfaceSlots: &slots, cacheFrameBegun: cacheFrameBegun)
             compileStart = StageClock.now()
             var updated = Set<LayerID>()
             if debugOptions.contains(.flashUpdates) {
                 updated = updatedLayers.union(state.animatedLayers)
                 updatedLayers.removeAll()
             }
-            let retainable = retainsFrames && built.rasterization.isEmpty && builder.rasterizationCache.entries.isEmpty
-                && !state.askedGroupCache && built.passes.last.map { if case .frame = $0.target { true } else { false } } == true
+            // A frame that drew cached bitmaps (or surfaces for rasterized layers) is not patched: the next
+            // one composites them from the cache instead. Nor is one with a group still settling.
+            let retainable = retainsFrames && built.rasterization.rendered.isEmpty && built.rasterization.uncached.isEmpty
+                && state.cacheUses.unsettledGroups == 0 && built.passes.last.map { if case .frame = $0.target { true } else { false } } == true
             let builderPasses = retainable ? built.passes : []
             let builtDraws = built.passes.reduce(0) { $0 + $1.items.count }
             let rendered = built.rasterization.rendered
@@ -197,13 +219,11 @@ package struct FrameProducer: Sendable {
             // Bitmaps whose pass culling dropped were never drawn: the cache must not count on them.
             builder.rasterizationCache.forget(rendered.filter { graph.rasterization.rendered[$0.key] == nil }.map(\.value.entry))
             graph.statistics.quadsRecompiled = builtDraws
-            // While rasterized bitmaps are used or cached, frames are not retained: the cache's bookkeeping
-            // (reuse, idle release, groups settling) runs in full builds.
             if retainable, let index, let frame = builderPasses.last {
                 lineage &+= 1
                 graph.revision = DrawListRevision(lineage: lineage)
                 retained = RetainedFrame(generation: generation, root: root, items: frame.items, offscreen: Array(builderPasses.dropLast()),
-                                         surfaceSlots: slots, graph: graph, index: index, settings: settings)
+                                         surfaceSlots: slots, cacheUses: state.cacheUses, graph: graph, index: index, settings: settings)
             }
         }
         // Tiles fade in by the frame time (and are remembered only while drawn), and a 3D context's
