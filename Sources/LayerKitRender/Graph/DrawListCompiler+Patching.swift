@@ -13,8 +13,9 @@
 /// have the same depth phase and batch key; and a non-opaque draw sits in a plan that kept painter's
 /// order (a draw that moved between batches might no longer be free to).
 /// Offscreen pass (`recompile`): culled, ordered and batched again on its own, in its place — when it
-/// has no stencil clip, tiling or atlas draw, and culls exactly the draws it culled before (so every
-/// count and every surface sampled stays); a pass nothing samples stays dropped. Its draw count stays,
+/// has no stencil clip, tiling or atlas draw, culls exactly the draws it culled before (so every count
+/// and every surface sampled stays), and its gradients' stops take as many words as before; a pass
+/// nothing samples stays dropped. Its draw count stays,
 /// so the backend's slots of the other passes do too.
 /// Statistics stay what the full compile counted (the same draws of the same layers are kept), but for
 /// the batches of a pass compiled again. Cost: O(replaced × occluders) plus the culler's and batcher's
@@ -71,7 +72,10 @@ extension DrawListCompiler {
         let whole = PixelRect(x: 0, y: 0, width: max(width, 1), height: max(height, 1))
         var compiled = graph.passes[compiledIndex]
         let culledSet = Set(culled)
+        let stopWordsBefore = compiled.items.reduce(0) { $0 + ($1.gradient?.stopWordCount ?? 0) }
         compiled.items = pass.items.indices.filter { !culledSet.contains($0) }.map { pass.items[$0] }
+        // The backend keeps the other passes' stops where they were: the pass's stops must take as many words.
+        guard compiled.items.reduce(0, { $0 + ($1.gradient?.stopWordCount ?? 0) }) == stopWordsBefore else { return nil }
         let kept = pass.items.indices.filter { !culledSet.contains($0) }.map { footprints[$0] ?? whole }
         let batchesBefore = compiled.batches.count
         var batcher = self.batcher
