@@ -7,7 +7,9 @@ import LayerKit
 /// Input: per frame, `beginFrame()`, then per rasterized layer `lookUp` (a hit when the entry was drawn
 /// at the subtree's current stamp and an on-screen pixel scale within `scaleTolerance`) or `store` after
 /// a miss; at the end `endFrame()`, whose releases go out with the graph; `forget` for entries the
-/// backend lost (memory pressure) or never drew (its pass was culled).
+/// backend lost (memory pressure) or never drew (its pass was culled). A frame patched from a retained
+/// one instead of built (`FrameProducer`) begins the frame too and asks `reuse` to count again the
+/// entries and settled groups the retained frame composites.
 /// Output: entries (`Entry`), and the entries to release. Entries may live on shared pages
 /// (`RasterizationCache+Pages.swift`): then the page is what the backend holds and releases.
 /// Policy: an entry unused for `idleFramesBeforeRelease` frames is released; the entries' bytes stay

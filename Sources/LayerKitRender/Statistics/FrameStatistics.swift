@@ -26,7 +26,8 @@ public struct FrameStatistics: Equatable, Sendable {
     /// the changed subtrees on an incremental one (`RetainedFrame`).
     public var layersRecomputed = 0
     /// Builder draws the list compiler culled, ordered and batched this frame: all of them on a full
-    /// compile, only the changed ones when it patched the last frame's lists.
+    /// compile, only the changed ones when it patched the last frame's lists (with every draw of an
+    /// offscreen pass it compiled again).
     public var quadsRecompiled = 0
 
     // MARK: Recording
@@ -62,8 +63,9 @@ public struct FrameStatistics: Equatable, Sendable {
 
     // MARK: Memory
 
-    /// Bytes of per-draw instance data the backend wrote this frame: every draw's after a full compile,
-    /// only the rewritten draws' when the backend's buffer held the frame pass's earlier revision.
+    /// Bytes of per-draw instance data the backend wrote this frame, gradient stops included: every
+    /// draw's after a full compile, only the rewritten draws' when the backend's buffer held an earlier
+    /// revision of the same draw lists.
     public var instanceBytesWritten = 0
     /// Images uploaded this frame (whole textures, tiles and atlas placements); resident ones cost nothing.
     public var imagesUploaded = 0
