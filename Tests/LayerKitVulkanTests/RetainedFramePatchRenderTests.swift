@@ -156,4 +156,22 @@ final class RetainedFramePatchRenderTests: CARendererTestCase {
         XCTAssertLessThanOrEqual(PixelRGBA(image, 14, 14).difference(to: PixelRGBA(premultiplied: 0.5, 0, 0, 1)), 1)
         XCTAssertGreaterThan(PixelRGBA(image, 15, 14).g, 100, "the gradient's green-to-white at half opacity")
     }
+
+    /// With `LK_STATS` on, frames are still patched (the sliding gradient alone is written); a plain
+    /// `LK_STATS` holds no graph until the next frame, so the patch edits the retained lists in place.
+    func testFramesArePatchedWhileStatisticsAreReported() throws {
+        setenv("LK_STATS", "1", 1)
+        let patching = try makeRenderer(width: 64, height: 32)
+        unsetenv("LK_STATS")
+        let full = try makeRenderer(width: 64, height: 32)
+        full.retainsFrames = false
+        let scene = gradientScene()
+        for renderer in [patching, full] {
+            renderer.clearColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+            renderer.layer = scene.root
+        }
+        var written: [Int] = []
+        for time in [999, 1000.25, 1000.5, 1000.75] { written.append(try renderBoth(patching, full, at: time)) }
+        XCTAssertEqual(written.suffix(2), [Self.stride + 4 * Self.wordStride, Self.stride + 4 * Self.wordStride])
+    }
 }
