@@ -62,6 +62,7 @@ package struct RetainedFrame: Sendable {
         var options: DebugOptions
         var depthTesting: Bool
         var stencilClipping: Bool
+        var surfaceStencilClipping: Bool
         var maxTextureSize: Int
         var atlas: ObjectIdentifier?
 
@@ -77,6 +78,7 @@ package struct RetainedFrame: Sendable {
             options = compiler.options
             depthTesting = compiler.depthTesting
             stencilClipping = compiler.stencilClipping
+            surfaceStencilClipping = compiler.surfaceStencilClipping
             maxTextureSize = compiler.maxTextureSize
             atlas = compiler.atlas.map(ObjectIdentifier.init)
         }
