@@ -11,7 +11,6 @@ package enum AnimationChannelBase<Value: AnimationChannelValue> {
     case unsupported
 
     /// The base of a store that answers in `AnimatableValue`s.
-    @inlinable
     package init(_ value: AnimatableValue?) {
         guard let value else {
             self = .unset
@@ -21,7 +20,6 @@ package enum AnimationChannelBase<Value: AnimationChannelValue> {
     }
 
     /// The part `part` takes of a whole value; unsupported when it takes none.
-    @inlinable
     func part<Part>(_ part: (Value) -> Part?) -> AnimationChannelBase<Part> {
         switch self {
         case .value(let whole): part(whole).map(AnimationChannelBase<Part>.value) ?? .unsupported
@@ -30,7 +28,6 @@ package enum AnimationChannelBase<Value: AnimationChannelValue> {
         }
     }
 
-    @inlinable
     var value: Value? {
         if case .value(let value) = self { value } else { nil }
     }
@@ -65,10 +62,8 @@ package struct ScalarChannel: AnimationChannel {
 
     package let property: LayerPropertyKey
     package let place: Place
-    @inlinable
     package var isWholeProperty: Bool { place == .property }
 
-    @inlinable
     package func base<Store: AnimatedPropertyStore>(in store: Store) -> AnimationChannelBase<Double> {
         switch place {
         case .property: store.animatedScalar(of: property)
@@ -78,7 +73,6 @@ package struct ScalarChannel: AnimationChannel {
         }
     }
 
-    @inlinable
     package func write<Store: AnimatedPropertyStore>(_ value: Double, to store: inout Store) {
         switch place {
         case .property:
@@ -101,15 +95,12 @@ package struct PointChannel: AnimationChannel {
     package let property: LayerPropertyKey
     /// Whether the point is the origin of a rect property.
     package let isRectOrigin: Bool
-    @inlinable
     package var isWholeProperty: Bool { !isRectOrigin }
 
-    @inlinable
     package func base<Store: AnimatedPropertyStore>(in store: Store) -> AnimationChannelBase<CGPoint> {
         isRectOrigin ? store.animatedRect(of: property).part(\.origin) : store.animatedPoint(of: property)
     }
 
-    @inlinable
     package func write<Store: AnimatedPropertyStore>(_ value: CGPoint, to store: inout Store) {
         guard isRectOrigin else { return store.setAnimatedPoint(value, of: property) }
         guard let rect = store.animatedRect(of: property).value else { return }
@@ -127,7 +118,6 @@ package struct SizeChannel: AnimationChannel {
     package let place: Place
     package var isWholeProperty: Bool { false }
 
-    @inlinable
     package func base<Store: AnimatedPropertyStore>(in store: Store) -> AnimationChannelBase<CGSize> {
         switch place {
         case .rectSize: store.animatedRect(of: property).part(\.size)
@@ -135,7 +125,6 @@ package struct SizeChannel: AnimationChannel {
         }
     }
 
-    @inlinable
     package func write<Store: AnimatedPropertyStore>(_ value: CGSize, to store: inout Store) {
         switch place {
         case .rectSize:
@@ -154,9 +143,7 @@ package struct SizeChannel: AnimationChannel {
 package struct RectChannel: AnimationChannel {
     package let property: LayerPropertyKey
     package var isWholeProperty: Bool { true }
-    @inlinable
     package func base<Store: AnimatedPropertyStore>(in store: Store) -> AnimationChannelBase<CGRect> { store.animatedRect(of: property) }
-    @inlinable
     package func write<Store: AnimatedPropertyStore>(_ value: CGRect, to store: inout Store) { store.setAnimatedRect(value, of: property) }
 }
 
@@ -164,11 +151,9 @@ package struct RectChannel: AnimationChannel {
 package struct ColorChannel: AnimationChannel {
     package let property: LayerPropertyKey
     package var isWholeProperty: Bool { true }
-    @inlinable
     package func base<Store: AnimatedPropertyStore>(in store: Store) -> AnimationChannelBase<SIMD4<Double>> {
         store.animatedColor(of: property)
     }
-    @inlinable
     package func write<Store: AnimatedPropertyStore>(_ value: SIMD4<Double>, to store: inout Store) {
         store.setAnimatedColor(value, of: property)
     }
@@ -178,11 +163,9 @@ package struct ColorChannel: AnimationChannel {
 package struct TransformChannel: AnimationChannel {
     package let property: LayerPropertyKey
     package var isWholeProperty: Bool { true }
-    @inlinable
     package func base<Store: AnimatedPropertyStore>(in store: Store) -> AnimationChannelBase<CATransform3D> {
         store.animatedTransform(of: property)
     }
-    @inlinable
     package func write<Store: AnimatedPropertyStore>(_ value: CATransform3D, to store: inout Store) {
         store.setAnimatedTransform(value, of: property)
     }

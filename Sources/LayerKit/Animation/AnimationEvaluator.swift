@@ -19,7 +19,6 @@ package enum AnimationEvaluator {
     /// Applies `records` at layer-local time `time` to `store`. `running` lists only animations in
     /// `awaitingStart` when it is given (the render thread asks only about animations it has not yet
     /// reported as started, so a steady frame allocates nothing).
-    @inlinable
     package static func apply<Store: AnimatedPropertyStore>(_ records: [AnimationRecord], layerTime time: Double, to store: inout Store,
                                                             awaitingStart: Set<AnimationID>? = nil) -> Report {
         var report = Report()
@@ -34,15 +33,16 @@ package enum AnimationEvaluator {
                 report.running.append(record.id)
             }
             guard let progress = state.progress else { continue }
+            if let compiled = record.compiled,
+               compiled.apply(progress: progress, iteration: state.iteration, duration: timing.duration, to: &store) {
+                continue
+            }
             apply(record.content, progress: progress, iteration: state.iteration, timing: timing, to: &store)
         }
         return report
     }
 
-    /// Inlinable, like the loop above, so that a store's module specializes both for its store (the render
-    /// node): compiled animations then run without generic dispatch.
-    @inlinable
-    package static func apply<Store: AnimatedPropertyStore>(_ content: AnimationRecord.Content, progress: Double, iteration: Int,
+    private static func apply<Store: AnimatedPropertyStore>(_ content: AnimationRecord.Content, progress: Double, iteration: Int,
                                                             timing: MediaTimingParameters, to store: inout Store) {
         switch content {
         case .transition(let transition):
@@ -66,7 +66,7 @@ package enum AnimationEvaluator {
 
     /// Applies a property animation through `AnimatableValue`s: what compiled animations do typed, and
     /// keyframes, value functions and rotation along a path besides.
-    package static func applyInGeneral<Store: AnimatedPropertyStore>(_ animation: PropertyAnimationRecord, progress: Double, iteration: Int,
+    private static func applyInGeneral<Store: AnimatedPropertyStore>(_ animation: PropertyAnimationRecord, progress: Double, iteration: Int,
                                                                      duration: Double, to store: inout Store) {
         let target = animation.target
         if let function = animation.valueFunction {

@@ -24,6 +24,9 @@ package final class AnimationRecord: Sendable {
     /// animation in it a `CompiledPropertyAnimation`): resetting these to their committed values undoes
     /// what it wrote. Nil when it may write more (keyframes, transitions, subclass properties, …).
     package let writtenProperties: [LayerPropertyKey]?
+    /// The compiled form of a property animation (`PropertyAnimationRecord.compiled`), kept here too so
+    /// that a frame reaches it without unwrapping the content.
+    package let compiled: CompiledPropertyAnimation?
 
     package indirect enum Content: Sendable {
         case property(PropertyAnimationRecord)
@@ -41,8 +44,10 @@ package final class AnimationRecord: Sendable {
         self.content = content
         switch content {
         case .property(let animation):
+            compiled = animation.compiled
             writtenProperties = animation.compiled == nil ? nil : animation.target.property.map { [$0] }
         case .group(let children):
+            compiled = nil
             var properties: [LayerPropertyKey]? = []
             for child in children {
                 guard let written = child.writtenProperties else {
@@ -53,6 +58,7 @@ package final class AnimationRecord: Sendable {
             }
             writtenProperties = properties
         case .transition:
+            compiled = nil
             writtenProperties = nil
         }
     }

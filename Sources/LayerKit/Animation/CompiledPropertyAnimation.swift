@@ -73,7 +73,6 @@ package enum CompiledPropertyAnimation: Sendable {
 
     /// Applies the animation at `progress` to `store`; false when the store does not hold the property
     /// as the compiled kind (evaluate the record in general instead).
-    @inlinable
     package func apply<Store: AnimatedPropertyStore>(progress: Double, iteration: Int, duration: Double, to store: inout Store) -> Bool {
         switch self {
         case .scalar(let a): a.apply(progress: progress, iteration: iteration, duration: duration, to: &store)

@@ -59,7 +59,6 @@ package final class TypedPropertyAnimation<Channel: AnimationChannel>: Sendable 
 
     /// The animated value at `progress` (0…1 within iteration `iteration`) over `base`, the value
     /// beneath the animation: Core Animation's from/to/by rules, additive and cumulative.
-    @inlinable
     package func value(progress: Double, iteration: Int, duration: Double, base: Value) -> Value {
         // Additive animations interpolate offsets from zero; the others interpolate from the base.
         let underlying = additive ? Value.subtract(base, base) : base
@@ -74,14 +73,12 @@ package final class TypedPropertyAnimation<Channel: AnimationChannel>: Sendable 
     }
 
     /// The zero of the value type (clear for colors), standing in for an unset property.
-    @inlinable
     package var neutralValue: Value? {
         (from ?? to ?? by).map { Value.subtract($0, $0) }
     }
 
     /// From and to, as Core Animation combines fromValue, toValue and byValue.
-    @inlinable
-    func endpoints(base: Value) -> (Value, Value) {
+    private func endpoints(base: Value) -> (Value, Value) {
         switch (from, to, by) {
         case let (from?, to?, _): (from, to)
         case let (from?, nil, by?): (from, Value.add(from, by))
