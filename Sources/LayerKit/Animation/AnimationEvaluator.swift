@@ -16,28 +16,35 @@ package enum AnimationEvaluator {
         package init() {}
     }
 
-    /// Applies `records` at layer-local time `time` to `store`. `running` lists only animations in
+    /// Applies `records` at layer-local time `time` to `store` (packing them first; see below).
+    package static func apply<Store: AnimatedPropertyStore>(_ records: [AnimationRecord], layerTime time: Double, to store: inout Store,
+                                                            awaitingStart: Set<AnimationID>? = nil) -> Report {
+        apply(PackedAnimations(records), layerTime: time, to: &store, awaitingStart: awaitingStart)
+    }
+
+    /// Applies `animations` at layer-local time `time` to `store`. `running` lists only animations in
     /// `awaitingStart` when it is given (the render thread asks only about animations it has not yet
     /// reported as started, so a steady frame allocates nothing).
-    package static func apply<Store: AnimatedPropertyStore>(_ records: [AnimationRecord], layerTime time: Double, to store: inout Store,
+    package static func apply<Store: AnimatedPropertyStore>(_ animations: PackedAnimations, layerTime time: Double, to store: inout Store,
                                                             awaitingStart: Set<AnimationID>? = nil) -> Report {
         var report = Report()
         // Steady frames await no start: no lookup per animation then.
         let reportsEveryRunning = awaitingStart == nil, awaiting = awaitingStart ?? []
-        for record in records {
-            let timing = record.timing
+        let entries = animations.entries
+        for index in entries.indices {
+            let timing = entries[index].timing
             let state = timing.evaluate(parentTime: time)
             if state.isFinished {
-                report.finished.append(record.id)
-            } else if time >= timing.beginTime, reportsEveryRunning || (!awaiting.isEmpty && awaiting.contains(record.id)) {
-                report.running.append(record.id)
+                report.finished.append(entries[index].id)
+            } else if time >= timing.beginTime, reportsEveryRunning || (!awaiting.isEmpty && awaiting.contains(entries[index].id)) {
+                report.running.append(entries[index].id)
             }
             guard let progress = state.progress else { continue }
-            if let compiled = record.compiled,
+            if let compiled = entries[index].compiled,
                compiled.apply(progress: progress, iteration: state.iteration, duration: timing.duration, to: &store) {
                 continue
             }
-            apply(record.content, progress: progress, iteration: state.iteration, timing: timing, to: &store)
+            apply(entries[index].record.content, progress: progress, iteration: state.iteration, timing: timing, to: &store)
         }
         return report
     }

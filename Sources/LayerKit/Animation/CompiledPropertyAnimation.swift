@@ -10,13 +10,16 @@ import Foundation
 /// parameters and values that only switch (booleans, images). A compiled record writes only its
 /// target's property, which is how the render thread knows what to reset between frames
 /// (`AnimationRecord.writtenProperties`).
+///
+/// Scalars, by far the most common, are held inline (in a layer's `PackedAnimations` a frame reads
+/// them in place); the larger kinds are boxed, so that every entry stays small.
 package enum CompiledPropertyAnimation: Sendable {
     case scalar(TypedPropertyAnimation<ScalarChannel>)
-    case point(TypedPropertyAnimation<PointChannel>)
-    case size(TypedPropertyAnimation<SizeChannel>)
-    case rect(TypedPropertyAnimation<RectChannel>)
-    case color(TypedPropertyAnimation<ColorChannel>)
-    case transform(TypedPropertyAnimation<TransformChannel>)
+    indirect case point(TypedPropertyAnimation<PointChannel>)
+    indirect case size(TypedPropertyAnimation<SizeChannel>)
+    indirect case rect(TypedPropertyAnimation<RectChannel>)
+    indirect case color(TypedPropertyAnimation<ColorChannel>)
+    indirect case transform(TypedPropertyAnimation<TransformChannel>)
 
     /// The compiled form of an animation of `target`, or nil when it is left to the general evaluator.
     package init?(target: PropertyAnimationTarget, kind: PropertyAnimationRecord.Kind, additive: Bool, cumulative: Bool,

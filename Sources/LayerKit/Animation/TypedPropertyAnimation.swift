@@ -8,9 +8,9 @@ import Foundation
 /// `PropertyAnimationRecord.value(progress:iteration:duration:base:)` computes it (the same arithmetic,
 /// `AnimationChannelValue`, in the same order), so compiled and general evaluation agree bit for bit.
 /// Cost: one store read and one write of the channel, a timing-function solve or a spring evaluation;
-/// transforms pay a decomposition per interpolation and per part written. A class: frames read it
-/// without copying.
-package final class TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
+/// transforms pay a decomposition per interpolation and per part written. A value: a scalar animation
+/// lies inline in its layer's `PackedAnimations`, so a frame reads it without visiting another object.
+package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
     package typealias Value = Channel.Value
 
     package let channel: Channel

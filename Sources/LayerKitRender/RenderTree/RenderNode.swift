@@ -78,8 +78,13 @@ package final class RenderNode: @unchecked Sendable {
     package var speed: Double = 1
     /// Committed animations, in the order added.
     package var animations: [AnimationRecord] = [] {
-        didSet { animationWrites = Self.properties(writtenBy: animations) }
+        didSet {
+            packedAnimations = PackedAnimations(animations)
+            animationWrites = Self.properties(writtenBy: animations)
+        }
     }
+    /// `animations` laid out for evaluating frames.
+    package private(set) var packedAnimations = PackedAnimations([])
     /// The properties `animations` write, when they are compiled throughout; nil when they may write
     /// more (`AnimationRecord.writtenProperties`).
     private var animationWrites: [LayerPropertyKey]? = []
