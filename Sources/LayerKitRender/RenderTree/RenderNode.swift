@@ -85,9 +85,9 @@ package final class RenderNode: @unchecked Sendable {
     }
     /// `animations` laid out for evaluating frames.
     package private(set) var packedAnimations = PackedAnimations([])
-    /// The properties `animations` write, when they are compiled throughout; nil when they may write
-    /// more (`AnimationRecord.writtenProperties`).
-    private var animationWrites: [LayerPropertyKey]? = []
+    /// The properties `animations` write, one bit per `LayerPropertyKey` raw value, when they are
+    /// compiled throughout; nil when they may write more (`AnimationRecord.writtenProperties`).
+    private var animationWrites: UInt64? = 0
 
     /// What the graph builder derived for this node when it last drew it (`RetainedNodeRecord`), so a
     /// later frame can redraw its subtree alone. Never copied to presentation copies.
@@ -113,8 +113,13 @@ package final class RenderNode: @unchecked Sendable {
     /// properties those animations write (`AnimationRecord.writtenProperties`): only those are reset.
     /// Otherwise every property is copied.
     package func presentationCopy() -> RenderNode {
-        if let scratch = presentationScratch, presentationScratchStamp == changeStamp, let written = animationWrites {
-            for property in written { scratch.resetProperty(property, from: self) }
+        if let scratch = presentationScratch, presentationScratchStamp == changeStamp, var written = animationWrites {
+            while written != 0 {
+                if let property = LayerPropertyKey(rawValue: UInt8(written.trailingZeroBitCount)) {
+                    scratch.resetProperty(property, from: self)
+                }
+                written &= written - 1
+            }
             return scratch
         }
         let scratch = presentationScratch ?? RenderNode(id: id)
@@ -127,13 +132,17 @@ package final class RenderNode: @unchecked Sendable {
         return scratch
     }
 
-    private static func properties(writtenBy records: [AnimationRecord]) -> [LayerPropertyKey]? {
-        var properties: [LayerPropertyKey] = []
+    private static func properties(writtenBy records: [AnimationRecord]) -> UInt64? {
+        var bits: UInt64 = 0
         for record in records {
             guard let written = record.writtenProperties else { return nil }
-            for property in written where !properties.contains(property) { properties.append(property) }
+            for property in written {
+                // A key past the mask's width (should the table grow) makes every frame copy in full.
+                guard property.rawValue < UInt64.bitWidth else { return nil }
+                bits |= 1 << UInt64(property.rawValue)
+            }
         }
-        return properties
+        return bits
     }
 
     /// Sets `property` to `committed`'s value: every property an animation can write through the typed
