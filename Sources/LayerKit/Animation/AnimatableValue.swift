@@ -85,14 +85,12 @@ package enum AnimatableValue: Sendable, Equatable {
     /// `a + (b − a)·f`: component-wise; transforms through decomposition; discrete values switch at 0.5.
     package static func interpolate(_ a: AnimatableValue, _ b: AnimatableValue, _ f: Double) -> AnimatableValue {
         switch (a, b) {
-        case let (.scalar(x), .scalar(y)): return .scalar(x + (y - x) * f)
-        case let (.point(x), .point(y)): return .point(CGPoint(x: lerp(x.x, y.x, f), y: lerp(x.y, y.y, f)))
-        case let (.size(x), .size(y)): return .size(CGSize(width: lerp(x.width, y.width, f), height: lerp(x.height, y.height, f)))
-        case let (.rect(x), .rect(y)):
-            return .rect(CGRect(x: lerp(x.minX, y.minX, f), y: lerp(x.minY, y.minY, f),
-                                width: lerp(x.width, y.width, f), height: lerp(x.height, y.height, f)))
-        case let (.transform(x), .transform(y)): return .transform(x.interpolated(to: y, fraction: f))
-        case let (.color(x), .color(y)): return .color(x + (y - x) * f)
+        case let (.scalar(x), .scalar(y)): return .scalar(.interpolate(x, y, f))
+        case let (.point(x), .point(y)): return .point(.interpolate(x, y, f))
+        case let (.size(x), .size(y)): return .size(.interpolate(x, y, f))
+        case let (.rect(x), .rect(y)): return .rect(.interpolate(x, y, f))
+        case let (.transform(x), .transform(y)): return .transform(.interpolate(x, y, f))
+        case let (.color(x), .color(y)): return .color(.interpolate(x, y, f))
         case let (.numbers(x), .numbers(y)) where x.count == y.count: return .numbers(zip(x, y).map { $0 + ($1 - $0) * f })
         case let (.colors(x), .colors(y)) where x.count == y.count: return .colors(zip(x, y).map { $0 + ($1 - $0) * f })
         case let (.path(x), .path(y)): return x.interpolated(to: y, fraction: f).map(AnimatableValue.path) ?? (f < 0.5 ? a : b)
@@ -117,13 +115,12 @@ package enum AnimatableValue: Sendable, Equatable {
     /// Core Animation adds transforms). Nil when the kinds do not add.
     package static func add(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
         switch (a, b) {
-        case let (.scalar(x), .scalar(y)): return .scalar(x + y)
-        case let (.point(x), .point(y)): return .point(CGPoint(x: x.x + y.x, y: x.y + y.y))
-        case let (.size(x), .size(y)): return .size(CGSize(width: x.width + y.width, height: x.height + y.height))
-        case let (.rect(x), .rect(y)):
-            return .rect(CGRect(x: x.minX + y.minX, y: x.minY + y.minY, width: x.width + y.width, height: x.height + y.height))
-        case let (.transform(x), .transform(y)): return .transform(CATransform3DConcat(y, x))
-        case let (.color(x), .color(y)): return .color(x + y)
+        case let (.scalar(x), .scalar(y)): return .scalar(.add(x, y))
+        case let (.point(x), .point(y)): return .point(.add(x, y))
+        case let (.size(x), .size(y)): return .size(.add(x, y))
+        case let (.rect(x), .rect(y)): return .rect(.add(x, y))
+        case let (.transform(x), .transform(y)): return .transform(.add(x, y))
+        case let (.color(x), .color(y)): return .color(.add(x, y))
         case let (.numbers(x), .numbers(y)) where x.count == y.count: return .numbers(zip(x, y).map(+))
         case let (.colors(x), .colors(y)) where x.count == y.count: return .colors(zip(x, y).map(+))
         default: return nil
@@ -133,13 +130,12 @@ package enum AnimatableValue: Sendable, Equatable {
     /// `a − b` (the inverse of `add`). Nil when the kinds do not subtract.
     package static func subtract(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
         switch (a, b) {
-        case let (.scalar(x), .scalar(y)): return .scalar(x - y)
-        case let (.point(x), .point(y)): return .point(CGPoint(x: x.x - y.x, y: x.y - y.y))
-        case let (.size(x), .size(y)): return .size(CGSize(width: x.width - y.width, height: x.height - y.height))
-        case let (.rect(x), .rect(y)):
-            return .rect(CGRect(x: x.minX - y.minX, y: x.minY - y.minY, width: x.width - y.width, height: x.height - y.height))
-        case let (.transform(x), .transform(y)): return .transform(CATransform3DConcat(CATransform3DInvert(y), x))
-        case let (.color(x), .color(y)): return .color(x - y)
+        case let (.scalar(x), .scalar(y)): return .scalar(.subtract(x, y))
+        case let (.point(x), .point(y)): return .point(.subtract(x, y))
+        case let (.size(x), .size(y)): return .size(.subtract(x, y))
+        case let (.rect(x), .rect(y)): return .rect(.subtract(x, y))
+        case let (.transform(x), .transform(y)): return .transform(.subtract(x, y))
+        case let (.color(x), .color(y)): return .color(.subtract(x, y))
         case let (.numbers(x), .numbers(y)) where x.count == y.count: return .numbers(zip(x, y).map(-))
         case let (.colors(x), .colors(y)) where x.count == y.count: return .colors(zip(x, y).map(-))
         default: return nil
@@ -149,15 +145,12 @@ package enum AnimatableValue: Sendable, Equatable {
     /// `a · k` (cumulative repeats multiply the per-iteration change). Nil for kinds that do not scale.
     package static func scale(_ a: AnimatableValue, by k: Double) -> AnimatableValue? {
         switch a {
-        case .scalar(let x): return .scalar(x * k)
-        case .point(let p): return .point(CGPoint(x: p.x * k, y: p.y * k))
-        case .size(let s): return .size(CGSize(width: s.width * k, height: s.height * k))
-        case .rect(let r): return .rect(CGRect(x: r.minX * k, y: r.minY * k, width: r.width * k, height: r.height * k))
-        case .color(let c): return .color(c * k)
-        case .transform(let t):
-            // k repeats of t (k a whole number of completed iterations).
-            let count = max(0, Int(k.rounded()))
-            return .transform((0..<count).reduce(CATransform3DIdentity) { acc, _ in CATransform3DConcat(acc, t) })
+        case .scalar(let x): return .scalar(.scale(x, by: k))
+        case .point(let p): return .point(.scale(p, by: k))
+        case .size(let s): return .size(.scale(s, by: k))
+        case .rect(let r): return .rect(.scale(r, by: k))
+        case .color(let c): return .color(.scale(c, by: k))
+        case .transform(let t): return .transform(.scale(t, by: k))
         case .numbers(let values): return .numbers(values.map { $0 * k })
         case .colors(let colors): return .colors(colors.map { $0 * k })
         case .discrete, .crossfade, .path, .filters: return nil
@@ -181,20 +174,18 @@ package enum AnimatableValue: Sendable, Equatable {
     /// Whether every component is finite (NaN and infinities never reach a frame).
     package var isFinite: Bool {
         switch self {
-        case .scalar(let v): return v.isFinite
-        case .point(let p): return p.isFiniteGeometry
-        case .size(let s): return s.isFiniteGeometry
-        case .rect(let r): return r.isFiniteGeometry
-        case .transform(let t): return t.isFiniteGeometry
-        case .color(let c): return c.x.isFinite && c.y.isFinite && c.z.isFinite && c.w.isFinite
+        case .scalar(let v): return v.isFiniteValue
+        case .point(let p): return p.isFiniteValue
+        case .size(let s): return s.isFiniteValue
+        case .rect(let r): return r.isFiniteValue
+        case .transform(let t): return t.isFiniteValue
+        case .color(let c): return c.isFiniteValue
         case .numbers(let values): return values.allSatisfy(\.isFinite)
         case .colors(let colors): return colors.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite && $0.w.isFinite }
         case .filters(let filters): return filters.allSatisfy { $0.parameters.values.allSatisfy(\.isFinite) }
         case .path, .discrete, .crossfade: return true
         }
     }
-
-    private static func lerp(_ a: CGFloat, _ b: CGFloat, _ f: Double) -> CGFloat { a + (b - a) * CGFloat(f) }
 }
 
 /// A non-interpolable value carried through the render thread unchanged (an image for a contents

@@ -1,29 +1,12 @@
 import Foundation
 
-/// Where animated values are read from and written to: a presentation copy of a layer on the main
-/// thread, a render node on the render thread. Both go through the same evaluator, so what
-/// `presentation()` reports is what the render thread draws.
-package protocol AnimatedPropertyStore {
-    /// The current value of the whole property the target names (the model value, or what earlier
-    /// animations made of it); nil when unset (a nil color) or not held by this store.
-    func animatedBaseValue(for target: PropertyAnimationTarget) -> AnimatableValue?
-    /// Stores a new value of the whole property.
-    mutating func setAnimatedValue(_ value: AnimatableValue, for target: PropertyAnimationTarget)
-    /// A transition is `progress` of the way (0 old state, 1 new) — stores that draw transitions keep it.
-    mutating func setTransition(_ transition: TransitionRecord, progress: Double)
-}
-
-extension AnimatedPropertyStore {
-    /// Stores that do not draw (presentation copies) show the new state, as Core Animation's do.
-    package mutating func setTransition(_ transition: TransitionRecord, progress: Double) {}
-}
-
 /// Evaluates committed animations at a time.
 ///
 /// Input: a layer's animation records in the order added, the layer's local time, a property store.
 /// Output: the store with every active animation applied in order (later ones on top, additive ones
-/// added), and which animations are running and which have finished. Cost: O(animations · key-path
-/// work); transforms pay a decomposition per evaluation.
+/// added), and which animations are running and which have finished. Property animations that compiled
+/// (`CompiledPropertyAnimation`) run typed, without boxing or allocating; the rest run through
+/// `AnimatableValue`s. Cost: O(animations · key-path work); transforms pay a decomposition per evaluation.
 package enum AnimationEvaluator {
     package struct Report: Sendable, Equatable {
         /// Animations whose begin time has passed and that are still within their active duration.
@@ -33,21 +16,35 @@ package enum AnimationEvaluator {
         package init() {}
     }
 
-    /// Applies `records` at layer-local time `time` to `store`. `running` lists only animations in
-    /// `awaitingStart` when it is given (the render thread asks only about animations it has not yet
-    /// reported as started, so a steady frame allocates nothing).
+    /// Applies `records` at layer-local time `time` to `store` (packing them first; see below).
     package static func apply<Store: AnimatedPropertyStore>(_ records: [AnimationRecord], layerTime time: Double, to store: inout Store,
                                                             awaitingStart: Set<AnimationID>? = nil) -> Report {
+        apply(PackedAnimations(records), layerTime: time, to: &store, awaitingStart: awaitingStart)
+    }
+
+    /// Applies `animations` at layer-local time `time` to `store`. `running` lists only animations in
+    /// `awaitingStart` when it is given (the render thread asks only about animations it has not yet
+    /// reported as started, so a steady frame allocates nothing).
+    package static func apply<Store: AnimatedPropertyStore>(_ animations: PackedAnimations, layerTime time: Double, to store: inout Store,
+                                                            awaitingStart: Set<AnimationID>? = nil) -> Report {
         var report = Report()
-        for record in records {
-            let state = record.timing.evaluate(parentTime: time)
+        // Steady frames await no start: no lookup per animation then.
+        let reportsEveryRunning = awaitingStart == nil, awaiting = awaitingStart ?? []
+        let entries = animations.entries
+        for index in entries.indices {
+            let timing = entries[index].timing
+            let state = timing.evaluate(parentTime: time)
             if state.isFinished {
-                report.finished.append(record.id)
-            } else if time >= record.timing.beginTime, awaitingStart?.contains(record.id) ?? true {
-                report.running.append(record.id)
+                report.finished.append(entries[index].id)
+            } else if time >= timing.beginTime, reportsEveryRunning || (!awaiting.isEmpty && awaiting.contains(entries[index].id)) {
+                report.running.append(entries[index].id)
             }
             guard let progress = state.progress else { continue }
-            apply(record.content, progress: progress, iteration: state.iteration, timing: record.timing, to: &store)
+            if let compiled = entries[index].compiled,
+               compiled.apply(progress: progress, iteration: state.iteration, duration: timing.duration, to: &store) {
+                continue
+            }
+            apply(entries[index].record.content, progress: progress, iteration: state.iteration, timing: timing, to: &store)
         }
         return report
     }
@@ -66,33 +63,44 @@ package enum AnimationEvaluator {
                 apply(child.content, progress: childProgress, iteration: state.iteration, timing: child.timing, to: &store)
             }
         case .property(let animation):
-            let target = animation.target
-            if let function = animation.valueFunction {
-                // Numbers interpolated from 0 (or the values given), turned into the transform set.
-                guard let numbers = animation.value(progress: progress, iteration: iteration, duration: timing.duration,
-                                                    base: .scalar(0)),
-                      let transform = function.transform(for: numbers), transform.isFiniteGeometry else { return }
-                store.setAnimatedValue(.transform(transform), for: target)
+            if let compiled = animation.compiled,
+               compiled.apply(progress: progress, iteration: iteration, duration: timing.duration, to: &store) {
                 return
             }
-            if let (transformTarget, reversed) = animation.rotationFollowsPath, case .keyframes(let track) = animation.kind,
-               let angle = track.tangentAngle(at: animation.timingFunction?.value(at: progress) ?? progress),
-               case .transform(let base)? = store.animatedBaseValue(for: transformTarget) {
-                let turn = CATransform3DMakeRotation(CGFloat(reversed ? angle + .pi : angle), 0, 0, 1)
-                store.setAnimatedValue(.transform(CATransform3DConcat(base, turn)), for: transformTarget)
-            }
-            let whole = store.animatedBaseValue(for: target)
-            // A nil property (no background color yet) animates from its neutral value (clear).
-            let currentPart = whole.flatMap { target.keyPath.subvalue(of: $0) }
-            guard let base = currentPart ?? animation.neutralValue,
-                  let value = animation.value(progress: progress, iteration: iteration, duration: timing.duration, base: base),
-                  value.isFinite else { return }
-            if let whole {
-                guard let updated = target.keyPath.replacingSubvalue(in: whole, with: value) else { return }
-                store.setAnimatedValue(updated, for: target)
-            } else if target.keyPath.component == .whole {
-                store.setAnimatedValue(value, for: target)
-            }
+            applyInGeneral(animation, progress: progress, iteration: iteration, duration: timing.duration, to: &store)
+        }
+    }
+
+    /// Applies a property animation through `AnimatableValue`s: what compiled animations do typed, and
+    /// keyframes, value functions and rotation along a path besides.
+    private static func applyInGeneral<Store: AnimatedPropertyStore>(_ animation: PropertyAnimationRecord, progress: Double, iteration: Int,
+                                                                     duration: Double, to store: inout Store) {
+        let target = animation.target
+        if let function = animation.valueFunction {
+            // Numbers interpolated from 0 (or the values given), turned into the transform set.
+            guard let numbers = animation.value(progress: progress, iteration: iteration, duration: duration,
+                                                base: .scalar(0)),
+                  let transform = function.transform(for: numbers), transform.isFiniteGeometry else { return }
+            store.setAnimatedValue(.transform(transform), for: target)
+            return
+        }
+        if let (transformTarget, reversed) = animation.rotationFollowsPath, case .keyframes(let track) = animation.kind,
+           let angle = track.tangentAngle(at: animation.timingFunction?.value(at: progress) ?? progress),
+           case .transform(let base)? = store.animatedBaseValue(for: transformTarget) {
+            let turn = CATransform3DMakeRotation(CGFloat(reversed ? angle + .pi : angle), 0, 0, 1)
+            store.setAnimatedValue(.transform(CATransform3DConcat(base, turn)), for: transformTarget)
+        }
+        let whole = store.animatedBaseValue(for: target)
+        // A nil property (no background color yet) animates from its neutral value (clear).
+        let currentPart = whole.flatMap { target.keyPath.subvalue(of: $0) }
+        guard let base = currentPart ?? animation.neutralValue,
+              let value = animation.value(progress: progress, iteration: iteration, duration: duration, base: base),
+              value.isFinite else { return }
+        if let whole {
+            guard let updated = target.keyPath.replacingSubvalue(in: whole, with: value) else { return }
+            store.setAnimatedValue(updated, for: target)
+        } else if target.keyPath.component == .whole {
+            store.setAnimatedValue(value, for: target)
         }
     }
 }

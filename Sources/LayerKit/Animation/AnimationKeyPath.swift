@@ -78,28 +78,17 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
 
     /// The part of `value` the sub-path names, or nil when the value has no such part.
     package func subvalue(of value: AnimatableValue) -> AnimatableValue? {
+        guard let component else { return nil }
         switch (component, value) {
-        case (.whole?, _): return value
-        case let (.x?, .point(p)): return .scalar(Double(p.x))
-        case let (.y?, .point(p)): return .scalar(Double(p.y))
-        case let (.width?, .size(s)): return .scalar(Double(s.width))
-        case let (.height?, .size(s)): return .scalar(Double(s.height))
-        case let (.origin?, .rect(r)): return .point(r.origin)
-        case let (.size?, .rect(r)): return .size(r.size)
-        case let (.originX?, .rect(r)): return .scalar(Double(r.origin.x))
-        case let (.originY?, .rect(r)): return .scalar(Double(r.origin.y))
-        case let (.sizeWidth?, .rect(r)): return .scalar(Double(r.size.width))
-        case let (.sizeHeight?, .rect(r)): return .scalar(Double(r.size.height))
-        case let (.rotation(axis)?, .transform(t)):
-            return .scalar(CATransform3DIsIdentity(t) ? 0 : t.rotationAngles[axis])
-        case let (.scale(axis)?, .transform(t)):
-            let scale = CATransform3DIsIdentity(t) ? SIMD3<Double>(1, 1, 1) : t.scaleComponents
-            return .scalar(axis.map { scale[$0] } ?? (scale.x + scale.y + scale.z) / 3)
-        case let (.translation(axis)?, .transform(t)):
-            let translation = SIMD3(Double(t.m41), Double(t.m42), Double(t.m43))
-            if let axis { return .scalar(translation[axis]) }
-            return .size(CGSize(width: translation.x, height: translation.y))
-        case let (.filterParameter(name, key)?, .filters(filters)):
+        case (.whole, _): return value
+        case let (_, .point(p)): return p.animatedPart(component).map(AnimatableValue.scalar)
+        case let (_, .size(s)): return s.animatedPart(component).map(AnimatableValue.scalar)
+        case let (.origin, .rect(r)): return .point(r.origin)
+        case let (.size, .rect(r)): return .size(r.size)
+        case let (_, .rect(r)): return r.animatedPart(component).map(AnimatableValue.scalar)
+        case let (.translation(nil), .transform(t)): return .size(CGSize(width: t.m41, height: t.m42))
+        case let (_, .transform(t)): return t.animatedPart(component).map(AnimatableValue.scalar)
+        case let (.filterParameter(name, key), .filters(filters)):
             return filters.first { $0.name == name }?.parameters[key]
         default: return nil
         }
@@ -108,55 +97,27 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
     /// `value` with the part the sub-path names replaced by `part`, or nil when the value has no such
     /// part or `part` has the wrong kind.
     package func replacingSubvalue(in value: AnimatableValue, with part: AnimatableValue) -> AnimatableValue? {
-        if component == .whole { return part }
+        guard let component else { return nil }
         switch (component, value, part) {
-        case let (.x?, .point(p), .scalar(v)): return .point(CGPoint(x: v, y: p.y))
-        case let (.y?, .point(p), .scalar(v)): return .point(CGPoint(x: p.x, y: v))
-        case let (.width?, .size(s), .scalar(v)): return .size(CGSize(width: v, height: s.height))
-        case let (.height?, .size(s), .scalar(v)): return .size(CGSize(width: s.width, height: v))
-        case let (.origin?, .rect(r), .point(p)): return .rect(CGRect(origin: p, size: r.size))
-        case let (.size?, .rect(r), .size(s)): return .rect(CGRect(origin: r.origin, size: s))
-        case let (.originX?, .rect(r), .scalar(v)): return .rect(CGRect(x: v, y: r.minY, width: r.width, height: r.height))
-        case let (.originY?, .rect(r), .scalar(v)): return .rect(CGRect(x: r.minX, y: v, width: r.width, height: r.height))
-        case let (.sizeWidth?, .rect(r), .scalar(v)): return .rect(CGRect(x: r.minX, y: r.minY, width: v, height: r.height))
-        case let (.sizeHeight?, .rect(r), .scalar(v)): return .rect(CGRect(x: r.minX, y: r.minY, width: r.width, height: v))
-        case let (.rotation(axis)?, .transform(t), .scalar(angle)):
-            if CATransform3DIsIdentity(t) {
-                // The common case (a spinning layer): no decomposition needed.
-                let axisVector = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)][axis]
-                return .transform(CATransform3DMakeRotation(angle, axisVector.0, axisVector.1, axisVector.2))
-            }
-            guard var parts = t.decomposed() else { return nil }
-            var angles = parts.rotationAngles
-            angles[axis] = angle
-            let rotation = CATransform3DConcat(
-                CATransform3DConcat(CATransform3DMakeRotation(angles.x, 1, 0, 0), CATransform3DMakeRotation(angles.y, 0, 1, 0)),
-                CATransform3DMakeRotation(angles.z, 0, 0, 1))
-            guard let rotationParts = rotation.decomposed() else { return nil }
-            parts.quaternion = rotationParts.quaternion
-            return .transform(CATransform3D(decomposition: parts))
-        case let (.scale(axis)?, .transform(t), .scalar(factor)):
-            guard var parts = t.decomposed() ?? (CATransform3DIsIdentity(t) ? .identity : nil) else { return nil }
-            if let axis { parts.scale[axis] = factor } else { parts.scale = SIMD3(repeating: factor) }
-            return .transform(CATransform3D(decomposition: parts))
-        case let (.filterParameter(name, key)?, .filters(filters), _):
+        case (.whole, _, _): return part
+        case let (_, .point(p), .scalar(v)): return p.replacingAnimatedPart(component, with: v).map(AnimatableValue.point)
+        case let (_, .size(s), .scalar(v)): return s.replacingAnimatedPart(component, with: v).map(AnimatableValue.size)
+        case let (.origin, .rect(r), .point(p)): return .rect(CGRect(origin: p, size: r.size))
+        case let (.size, .rect(r), .size(s)): return .rect(CGRect(origin: r.origin, size: s))
+        case let (_, .rect(r), .scalar(v)): return r.replacingAnimatedPart(component, with: v).map(AnimatableValue.rect)
+        case let (.translation(nil), .transform(t), .size(s)):
+            var result = t
+            result.m41 = s.width
+            result.m42 = s.height
+            return .transform(result)
+        case let (_, .transform(t), .scalar(v)): return t.replacingAnimatedPart(component, with: v).map(AnimatableValue.transform)
+        case let (.filterParameter(name, key), .filters(filters), _):
             guard let index = filters.firstIndex(where: { $0.name == name }), filters[index].parameters[key] != nil else { return nil }
             var parameters = filters[index].parameters
             parameters[key] = part
             var updated = filters
             updated[index] = FilterValue(filterName: filters[index].filterName, name: name, parameters: parameters)
             return .filters(updated)
-        case let (.translation(axis)?, .transform(t), _):
-            // Translation is exactly m41…m43 (the decomposition keeps it there), so set it directly.
-            var result = t
-            switch (axis, part) {
-            case let (0?, .scalar(v)): result.m41 = v
-            case let (1?, .scalar(v)): result.m42 = v
-            case let (2?, .scalar(v)): result.m43 = v
-            case let (nil, .size(s)): result.m41 = s.width; result.m42 = s.height
-            default: return nil
-            }
-            return .transform(result)
         default: return nil
         }
     }
@@ -189,5 +150,125 @@ package func scalarValue(_ value: Any) -> CGFloat? {
     case let v as Int: CGFloat(v)
     case let v as NSNumber: CGFloat(v.doubleValue)
     default: nil
+    }
+}
+
+// MARK: - Scalar parts of typed values
+
+// What a scalar sub-path reads and writes in each value type: one definition for key-value coding,
+// the general evaluator (`AnimatableValue`) and compiled animations (`AnimationChannel`).
+
+extension CGPoint {
+    /// `x` or `y`; nil for other components.
+    package func animatedPart(_ component: AnimationKeyPath.Component) -> Double? {
+        switch component {
+        case .x: Double(x)
+        case .y: Double(y)
+        default: nil
+        }
+    }
+
+    package func replacingAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> CGPoint? {
+        switch component {
+        case .x: CGPoint(x: v, y: y)
+        case .y: CGPoint(x: x, y: v)
+        default: nil
+        }
+    }
+}
+
+extension CGSize {
+    /// `width` or `height`; nil for other components.
+    package func animatedPart(_ component: AnimationKeyPath.Component) -> Double? {
+        switch component {
+        case .width: Double(width)
+        case .height: Double(height)
+        default: nil
+        }
+    }
+
+    package func replacingAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> CGSize? {
+        switch component {
+        case .width: CGSize(width: v, height: height)
+        case .height: CGSize(width: width, height: v)
+        default: nil
+        }
+    }
+}
+
+extension CGRect {
+    /// `origin.x`, `origin.y`, `size.width` or `size.height`; nil for other components.
+    package func animatedPart(_ component: AnimationKeyPath.Component) -> Double? {
+        switch component {
+        case .originX: Double(origin.x)
+        case .originY: Double(origin.y)
+        case .sizeWidth: Double(size.width)
+        case .sizeHeight: Double(size.height)
+        default: nil
+        }
+    }
+
+    package func replacingAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> CGRect? {
+        switch component {
+        case .originX: CGRect(x: v, y: minY, width: width, height: height)
+        case .originY: CGRect(x: minX, y: v, width: width, height: height)
+        case .sizeWidth: CGRect(x: minX, y: minY, width: v, height: height)
+        case .sizeHeight: CGRect(x: minX, y: minY, width: width, height: v)
+        default: nil
+        }
+    }
+}
+
+extension CATransform3D {
+    /// `rotation.x|y|z` (Euler angles), `scale.x|y|z` or `scale` (the mean of the three),
+    /// `translation.x|y|z`; nil for other components. Reading decomposes the matrix (not the identity).
+    package func animatedPart(_ component: AnimationKeyPath.Component) -> Double? {
+        switch component {
+        case .rotation(let axis):
+            return CATransform3DIsIdentity(self) ? 0 : rotationAngles[axis]
+        case .scale(let axis):
+            let scale = CATransform3DIsIdentity(self) ? SIMD3<Double>(1, 1, 1) : scaleComponents
+            return axis.map { scale[$0] } ?? (scale.x + scale.y + scale.z) / 3
+        case .translation(let axis?):
+            return SIMD3(Double(m41), Double(m42), Double(m43))[axis]
+        default:
+            return nil
+        }
+    }
+
+    /// The transform with that part replaced and the rest kept (decomposed and recomposed); nil when
+    /// the matrix cannot be decomposed or the component is not a scalar part of a transform.
+    package func replacingAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> CATransform3D? {
+        switch component {
+        case .rotation(let axis):
+            if CATransform3DIsIdentity(self) {
+                // The common case (a spinning layer): no decomposition needed.
+                return CATransform3DMakeRotation(v, axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0)
+            }
+            guard var parts = decomposed() else { return nil }
+            var angles = parts.rotationAngles
+            angles[axis] = v
+            let rotation = CATransform3DConcat(
+                CATransform3DConcat(CATransform3DMakeRotation(angles.x, 1, 0, 0), CATransform3DMakeRotation(angles.y, 0, 1, 0)),
+                CATransform3DMakeRotation(angles.z, 0, 0, 1))
+            guard let rotationParts = rotation.decomposed() else { return nil }
+            parts.quaternion = rotationParts.quaternion
+            return CATransform3D(decomposition: parts)
+        case .scale(let axis):
+            guard var parts = decomposed() ?? (CATransform3DIsIdentity(self) ? .identity : nil) else { return nil }
+            if let axis { parts.scale[axis] = v } else { parts.scale = SIMD3(repeating: v) }
+            return CATransform3D(decomposition: parts)
+        case .translation(let axis?):
+            // Translation is exactly m41…m43 (the decomposition keeps it there), so set it directly.
+            var result = self
+            switch axis {
+            case 0: result.m41 = v
+            case 1: result.m42 = v
+            default: result.m43 = v
+            }
+            return result
+        default:
+            return nil
+        }
     }
 }

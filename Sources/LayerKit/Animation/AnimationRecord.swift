@@ -20,6 +20,13 @@ package final class AnimationRecord: Sendable {
     package let timing: MediaTimingParameters
     package let removedOnCompletion: Bool
     package let content: Content
+    /// The built-in properties the animation writes, when it is compiled throughout (every property
+    /// animation in it a `CompiledPropertyAnimation`): resetting these to their committed values undoes
+    /// what it wrote. Nil when it may write more (keyframes, transitions, subclass properties, …).
+    package let writtenProperties: [LayerPropertyKey]?
+    /// The compiled form of a property animation (`PropertyAnimationRecord.compiled`), kept here too so
+    /// that a frame reaches it without unwrapping the content.
+    package let compiled: CompiledPropertyAnimation?
 
     package indirect enum Content: Sendable {
         case property(PropertyAnimationRecord)
@@ -35,6 +42,25 @@ package final class AnimationRecord: Sendable {
         self.timing = timing
         self.removedOnCompletion = removedOnCompletion
         self.content = content
+        switch content {
+        case .property(let animation):
+            compiled = animation.compiled
+            writtenProperties = animation.compiled == nil ? nil : animation.target.property.map { [$0] }
+        case .group(let children):
+            compiled = nil
+            var properties: [LayerPropertyKey]? = []
+            for child in children {
+                guard let written = child.writtenProperties else {
+                    properties = nil
+                    break
+                }
+                properties?.append(contentsOf: written)
+            }
+            writtenProperties = properties
+        case .transition:
+            compiled = nil
+            writtenProperties = nil
+        }
     }
 }
 
@@ -72,6 +98,20 @@ package struct PropertyAnimationTarget: Sendable, Hashable {
         self.property = property
     }
 
+    /// The whole of built-in property `property` (`"position"`), as the general store accessors are asked for it.
+    package static func whole(of property: LayerPropertyKey) -> PropertyAnimationTarget {
+        wholeProperties[Int(property.rawValue)]
+    }
+
+    private static let wholeProperties = LayerPropertyKey.allCases.map {
+        PropertyAnimationTarget(keyPath: AnimationKeyPath($0.key), property: $0)
+    }
+
+    private init(keyPath: AnimationKeyPath, property: LayerPropertyKey) {
+        self.keyPath = keyPath
+        self.property = property
+    }
+
     /// Whether `values` (nil entries are absent) fit the animated value's type and are finite; a
     /// diagnostic names the key path when not.
     package func accepts(_ values: [AnimatableValue?], layer: CALayer) -> Bool {
@@ -103,6 +143,8 @@ package final class PropertyAnimationRecord: Sendable {
     /// For a path animation with a rotation mode: the transform property turned to follow the path
     /// (its tangent angle, plus π for `rotateAutoReverse`).
     package let rotationFollowsPath: (transform: PropertyAnimationTarget, reversed: Bool)?
+    /// The typed evaluator the animation compiles to, or nil when it is evaluated in general.
+    package let compiled: CompiledPropertyAnimation?
 
     package enum Kind: Sendable {
         case basic(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
@@ -119,6 +161,9 @@ package final class PropertyAnimationRecord: Sendable {
         self.kind = kind
         self.valueFunction = valueFunction
         self.rotationFollowsPath = rotationFollowsPath
+        compiled = CompiledPropertyAnimation(target: target, kind: kind, additive: additive, cumulative: cumulative,
+                                             timingFunction: timingFunction, valueFunction: valueFunction,
+                                             followsPath: rotationFollowsPath != nil)
     }
 }
 

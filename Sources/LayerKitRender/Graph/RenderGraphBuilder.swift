@@ -223,7 +223,7 @@ package struct RenderGraphBuilder {
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
         context.animations.animatedLayers.append(node.id)
         var presented = node.presentationCopy()
-        let report = AnimationEvaluator.apply(node.animations, layerTime: localTime, to: &presented,
+        let report = AnimationEvaluator.apply(node.packedAnimations, layerTime: localTime, to: &presented,
                                               awaitingStart: context.animations.awaitingStart)
         context.animations.running.append(contentsOf: report.running)
         context.animations.finished.append(contentsOf: report.finished.map { (node.id, $0) })

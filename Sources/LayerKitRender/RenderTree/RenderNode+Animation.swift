@@ -66,6 +66,85 @@ extension RenderNode: AnimatedPropertyStore {
         }
     }
 
+    // Typed access for compiled animations: straight from and to the fields. Properties the node keeps
+    // in no field of that kind answer as the general accessors do.
+
+    package func animatedScalar(of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+        switch property {
+        case .opacity: .value(Double(opacity))
+        case .zPosition: .value(Double(zPosition))
+        case .anchorPointZ: .value(Double(anchorPointZ))
+        case .cornerRadius: .value(Double(cornerRadius))
+        case .borderWidth: .value(Double(borderWidth))
+        case .contentsScale: .value(Double(contentsScale))
+        case .rasterizationScale: .value(Double(rasterizationScale))
+        default: AnimationChannelBase(animatedBaseValue(for: .whole(of: property)))
+        }
+    }
+
+    package func setAnimatedScalar(_ value: Double, of property: LayerPropertyKey) {
+        switch property {
+        case .opacity: opacity = CGFloat(value)
+        case .zPosition: zPosition = CGFloat(value)
+        case .anchorPointZ: anchorPointZ = CGFloat(value)
+        case .cornerRadius: cornerRadius = CGFloat(value)
+        case .borderWidth: borderWidth = CGFloat(value)
+        case .contentsScale: contentsScale = CGFloat(value)
+        case .rasterizationScale: rasterizationScale = CGFloat(value)
+        default: setAnimatedValue(.scalar(value), for: .whole(of: property))
+        }
+    }
+
+    package func animatedPoint(of property: LayerPropertyKey) -> AnimationChannelBase<CGPoint> {
+        switch property {
+        case .position: .value(position)
+        case .anchorPoint: .value(anchorPoint)
+        default: AnimationChannelBase(animatedBaseValue(for: .whole(of: property)))
+        }
+    }
+
+    package func setAnimatedPoint(_ value: CGPoint, of property: LayerPropertyKey) {
+        switch property {
+        case .position: position = value
+        case .anchorPoint: anchorPoint = value
+        default: setAnimatedValue(.point(value), for: .whole(of: property))
+        }
+    }
+
+    package func animatedRect(of property: LayerPropertyKey) -> AnimationChannelBase<CGRect> {
+        switch property {
+        case .bounds: .value(bounds)
+        case .contentsRect: .value(contentsRect)
+        case .contentsCenter: .value(contentsCenter)
+        default: AnimationChannelBase(animatedBaseValue(for: .whole(of: property)))
+        }
+    }
+
+    package func setAnimatedRect(_ value: CGRect, of property: LayerPropertyKey) {
+        switch property {
+        case .bounds: bounds = value
+        case .contentsRect: contentsRect = value
+        case .contentsCenter: contentsCenter = value
+        default: setAnimatedValue(.rect(value), for: .whole(of: property))
+        }
+    }
+
+    package func animatedTransform(of property: LayerPropertyKey) -> AnimationChannelBase<CATransform3D> {
+        switch property {
+        case .transform: .value(transform)
+        case .sublayerTransform: .value(sublayerTransform)
+        default: AnimationChannelBase(animatedBaseValue(for: .whole(of: property)))
+        }
+    }
+
+    package func setAnimatedTransform(_ value: CATransform3D, of property: LayerPropertyKey) {
+        switch property {
+        case .transform: transform = value
+        case .sublayerTransform: sublayerTransform = value
+        default: setAnimatedValue(.transform(value), for: .whole(of: property))
+        }
+    }
+
     package func setTransition(_ transition: TransitionRecord, progress: Double) {
         activeTransition = (transition, progress)
     }

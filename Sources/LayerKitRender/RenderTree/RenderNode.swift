@@ -56,8 +56,9 @@ package final class RenderNode: @unchecked Sendable {
     package var transitionFromContents: CGImage?
     /// Set only on a presented copy: the running transition and its progress (0 old, 1 new).
     package var activeTransition: (record: TransitionRecord, progress: Double)?
-    /// The reusable node `presentationCopy()` returns.
+    /// The reusable node `presentationCopy()` returns, and the `changeStamp` it was last copied at.
     private var presentationScratch: RenderNode?
+    private var presentationScratchStamp: UInt64?
 
     /// When a commit last changed anything of this node, and anything other than where it is placed
     /// (`RenderTree+ChangeStamps.swift`). Render thread only; not copied to presented copies.
@@ -76,7 +77,17 @@ package final class RenderNode: @unchecked Sendable {
     package var timeOffset: Double = 0
     package var speed: Double = 1
     /// Committed animations, in the order added.
-    package var animations: [AnimationRecord] = []
+    package var animations: [AnimationRecord] = [] {
+        didSet {
+            packedAnimations = PackedAnimations(animations)
+            animationWrites = Self.properties(writtenBy: animations)
+        }
+    }
+    /// `animations` laid out for evaluating frames.
+    package private(set) var packedAnimations = PackedAnimations([])
+    /// The properties `animations` write, one bit per `LayerPropertyKey` raw value, when they are
+    /// compiled throughout; nil when they may write more (`AnimationRecord.writtenProperties`).
+    private var animationWrites: UInt64? = 0
 
     /// What the graph builder derived for this node when it last drew it (`RetainedNodeRecord`), so a
     /// later frame can redraw its subtree alone. Never copied to presentation copies.
@@ -96,14 +107,66 @@ package final class RenderNode: @unchecked Sendable {
     /// The node to evaluate this frame's animations on: a copy reused from frame to frame (its
     /// properties reset from the committed ones), so animating costs no allocation per frame. Valid until
     /// the next call; only the render thread calls it.
+    ///
+    /// While nothing was committed to the node since the copy was made (its `changeStamp` is the same)
+    /// and its animations are compiled throughout, the copy differs from the node only in the
+    /// properties those animations write (`AnimationRecord.writtenProperties`): only those are reset.
+    /// Otherwise every property is copied.
     package func presentationCopy() -> RenderNode {
+        if let scratch = presentationScratch, presentationScratchStamp == changeStamp, var written = animationWrites {
+            while written != 0 {
+                if let property = LayerPropertyKey(rawValue: UInt8(written.trailingZeroBitCount)) {
+                    scratch.resetProperty(property, from: self)
+                }
+                written &= written - 1
+            }
+            return scratch
+        }
         let scratch = presentationScratch ?? RenderNode(id: id)
         presentationScratch = scratch
+        presentationScratchStamp = changeStamp
         scratch.copyProperties(from: self)
         scratch.contentsCrossfadeFrom = nil
         scratch.contentsCrossfadeFraction = 1
         scratch.activeTransition = nil
         return scratch
+    }
+
+    private static func properties(writtenBy records: [AnimationRecord]) -> UInt64? {
+        var bits: UInt64 = 0
+        for record in records {
+            guard let written = record.writtenProperties else { return nil }
+            for property in written {
+                // A key past the mask's width (should the table grow) makes every frame copy in full.
+                guard property.rawValue < UInt64.bitWidth else { return nil }
+                bits |= 1 << UInt64(property.rawValue)
+            }
+        }
+        return bits
+    }
+
+    /// Sets `property` to `committed`'s value: every property an animation can write through the typed
+    /// accessors (`RenderNode+Animation.swift`); the node keeps no others that compiled animations reach.
+    private func resetProperty(_ property: LayerPropertyKey, from committed: RenderNode) {
+        switch property {
+        case .bounds: bounds = committed.bounds
+        case .position: position = committed.position
+        case .zPosition: zPosition = committed.zPosition
+        case .anchorPoint: anchorPoint = committed.anchorPoint
+        case .anchorPointZ: anchorPointZ = committed.anchorPointZ
+        case .transform: transform = committed.transform
+        case .sublayerTransform: sublayerTransform = committed.sublayerTransform
+        case .contentsScale: contentsScale = committed.contentsScale
+        case .backgroundColor: backgroundColor = committed.backgroundColor
+        case .cornerRadius: cornerRadius = committed.cornerRadius
+        case .borderWidth: borderWidth = committed.borderWidth
+        case .borderColor: borderColor = committed.borderColor
+        case .opacity: opacity = committed.opacity
+        case .contentsRect: contentsRect = committed.contentsRect
+        case .contentsCenter: contentsCenter = committed.contentsCenter
+        case .rasterizationScale: rasterizationScale = committed.rasterizationScale
+        default: break
+        }
     }
 
     private func copyProperties(from other: RenderNode) {

@@ -1,0 +1,92 @@
+import Foundation
+
+/// A basic or spring animation compiled for its channel's value type: its from, to and by values
+/// unboxed, evaluated without `AnimatableValue`s and without allocating.
+///
+/// Input: progress (0…1 within the current iteration, before the timing function), the iteration, the
+/// animation's duration, and a store. Output: the channel's value in the store, computed exactly as
+/// `PropertyAnimationRecord.value(progress:iteration:duration:base:)` computes it (the same arithmetic,
+/// `AnimationChannelValue`, in the same order), so compiled and general evaluation agree bit for bit.
+/// Cost: one store read and one write of the channel, a timing-function solve or a spring evaluation;
+/// transforms pay a decomposition per interpolation and per part written. A value: a scalar animation
+/// lies inline in its layer's `PackedAnimations`, so a frame reads it without visiting another object.
+package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
+    package typealias Value = Channel.Value
+
+    package let channel: Channel
+    package let from: Value?
+    package let to: Value?
+    package let by: Value?
+    package let additive: Bool
+    package let cumulative: Bool
+    package let timingFunction: CAMediaTimingFunction?
+    /// Set for a spring animation: its fraction of the way at each time replaces the timing function.
+    package let spring: SpringSolution?
+
+    package init(channel: Channel, from: Value?, to: Value?, by: Value?, additive: Bool, cumulative: Bool,
+                 timingFunction: CAMediaTimingFunction?, spring: SpringSolution?) {
+        self.channel = channel
+        self.from = from
+        self.to = to
+        self.by = by
+        self.additive = additive
+        self.cumulative = cumulative
+        self.timingFunction = timingFunction
+        self.spring = spring
+    }
+
+    /// Applies the animation at `progress` to `store`. False when the store does not hold the channel's
+    /// property as `Value`: the caller evaluates the record in general instead. Always inlined, so that
+    /// the caller, which knows the channel, runs the value arithmetic specialized for it.
+    @inline(__always)
+    package func apply<Store: AnimatedPropertyStore>(progress: Double, iteration: Int, duration: Double, to store: inout Store) -> Bool {
+        let base: Value
+        switch channel.base(in: store) {
+        case .value(let value):
+            base = value
+        case .unset:
+            // An unset property (no background color yet) animates from its neutral value (clear); a
+            // part of an unset property is not written.
+            guard channel.isWholeProperty, let neutral = neutralValue else { return true }
+            base = neutral
+        case .unsupported:
+            return false
+        }
+        let value = value(progress: progress, iteration: iteration, duration: duration, base: base)
+        if value.isFiniteValue { channel.write(value, to: &store) }
+        return true
+    }
+
+    /// The animated value at `progress` (0…1 within iteration `iteration`) over `base`, the value
+    /// beneath the animation: Core Animation's from/to/by rules, additive and cumulative.
+    package func value(progress: Double, iteration: Int, duration: Double, base: Value) -> Value {
+        // Additive animations interpolate offsets from zero; the others interpolate from the base.
+        let underlying = additive ? Value.subtract(base, base) : base
+        let (a, b) = endpoints(base: underlying)
+        let fraction = spring.map { $0.value(at: progress * duration) } ?? timingFunction?.value(at: progress) ?? progress
+        var value = Value.interpolate(a, b, fraction)
+        // Cumulative repeats start where the previous iteration ended.
+        if cumulative, iteration > 0 {
+            value = Value.add(value, Value.scale(Value.subtract(b, a), by: Double(iteration)))
+        }
+        return additive ? Value.add(base, value) : value
+    }
+
+    /// The zero of the value type (clear for colors), standing in for an unset property.
+    package var neutralValue: Value? {
+        (from ?? to ?? by).map { Value.subtract($0, $0) }
+    }
+
+    /// From and to, as Core Animation combines fromValue, toValue and byValue.
+    private func endpoints(base: Value) -> (Value, Value) {
+        switch (from, to, by) {
+        case let (from?, to?, _): (from, to)
+        case let (from?, nil, by?): (from, Value.add(from, by))
+        case let (nil, to?, by?): (Value.subtract(to, by), to)
+        case let (from?, nil, nil): (from, base)
+        case let (nil, to?, nil): (base, to)
+        case let (nil, nil, by?): (base, Value.add(base, by))
+        case (nil, nil, nil): (base, base)
+        }
+    }
+}
