@@ -23,8 +23,7 @@ public final class CARenderer: @unchecked Sendable {
             guard layer !== oldValue else { return }
             publishViewport()
             CATransaction.flush()
-            _ = inbox.take()
-            producer.reset(root: layer?.layerID, snapshot: layer.map { CommitPacket.snapshot(of: $0) })
+            producer.reset(root: layer?.layerID, snapshot: inbox.show(layer))
         }
     }
 
@@ -70,6 +69,7 @@ public final class CARenderer: @unchecked Sendable {
     private let renderer: HeadlessRenderer
     private var producer: FrameProducer
     private var frameTime: CFTimeInterval?
+    /// Commits to this renderer's tree (it shows `layer`).
     private let inbox = CommitInbox()
 
     /// Creates a renderer for a `width`×`height`-pixel target at `scale` pixels per point.
@@ -88,6 +88,7 @@ public final class CARenderer: @unchecked Sendable {
         bounds = CGRect(x: 0, y: 0, width: CGFloat(width) / scale, height: CGFloat(height) / scale)
         producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: width, targetHeight: height, viewport: bounds, scale: scale),
                                  capabilities: renderer.capabilities)
+        _ = inbox.show(nil)  // no tree yet: no commit concerns it
     }
 
     /// Begins a frame at `t` (seconds, `CACurrentMediaTime()`'s clock): commits the implicit transaction
@@ -126,11 +127,12 @@ public final class CARenderer: @unchecked Sendable {
     }
 
     /// When the next frame needs rendering: now while something animates or changes are waiting,
-    /// `.infinity` when nothing would change. Commits that touch none of this renderer's layers (another
-    /// host's) do not count.
+    /// `.infinity` when nothing would change. Only this renderer's tree counts: other hosts' commits,
+    /// changes and drawings do not.
     public func nextFrameTime() -> CFTimeInterval {
         for packet in inbox.take() { producer.apply(packet) }
-        let waiting = producer.needsFrame || LayerChangeLog.shared.pendingLayerCount > 0 || LayerDisplay.hasPendingWork
+        let waiting = producer.needsFrame || inbox.concerns(anyOf: LayerChangeLog.shared.pendingLayers)
+            || inbox.concerns(anyOf: LayerDisplay.layersWithPendingWork)
         return waiting ? CACurrentMediaTime() : .infinity
     }
 

@@ -387,8 +387,7 @@ private final class SceneFrames {
         var builder = RenderGraphBuilder(targetWidth: 1280, targetHeight: 720, viewport: CGRect(x: 0, y: 0, width: 1280, height: 720), scale: 1)
         builder.cachesGroups = cachesGroups
         producer = FrameProducer(builder: builder)
-        producer.reset(root: scene.root.layerID, snapshot: .snapshot(of: scene.root))
-        _ = receiver.take()  // what was committed before the snapshot is in it already
+        producer.reset(root: scene.root.layerID, snapshot: receiver.show(scene.root))
     }
 
     /// The frame at scene time `t` (absolute `1000 + t`), after the scene's per-frame update for `t`.

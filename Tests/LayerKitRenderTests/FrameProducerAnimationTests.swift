@@ -347,8 +347,7 @@ final class AnimationHarness {
         producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: 100, targetHeight: 100,
                                                              viewport: CGRect(x: 0, y: 0, width: 100, height: 100), scale: 1),
                                  debugOptions: .disableCulling)
-        producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
-        _ = receiver.take()  // what was committed before the snapshot is in it already
+        producer.reset(root: root.layerID, snapshot: receiver.show(root))
     }
 
     /// Commits the implicit transaction and applies every packet received since the last apply.

@@ -3,9 +3,10 @@ import LayerKitTestSupport
 import XCTest
 @testable import LayerKitRender
 
-/// Commits are process-wide: every producer receives every packet. These tests check that only what
-/// touches a producer's own tree asks it for a frame — two hosts (`AnimationHarness` each: a root with
-/// one box), one of them busy, the other idle — and that a deallocated layer leaves every render tree.
+/// Commits are addressed to the hosts whose trees they touch (`CommitDistributor`). Two hosts
+/// (`AnimationHarness` each: a root with one box, its inbox showing that root), one of them busy, the
+/// other idle: the busy host's commits never reach the idle one, a layer that joins a tree arrives there
+/// whole whenever it was committed, and a deallocated layer leaves the trees that held it.
 final class ProducerScopeTests: XCTestCase {
     private var busy: AnimationHarness!
     private var idle: AnimationHarness!
@@ -14,7 +15,6 @@ final class ProducerScopeTests: XCTestCase {
         super.setUp()
         busy = AnimationHarness()
         idle = AnimationHarness()
-        busy.applyPending()  // the idle harness's own first commit reached the busy one too
         _ = busy.frame(at: 1)
         _ = idle.frame(at: 1)
     }
@@ -26,11 +26,11 @@ final class ProducerScopeTests: XCTestCase {
         super.tearDown()
     }
 
-    /// Commits on the busy host, delivered to both.
-    private func commitOnBusyHost(_ change: () -> Void) {
+    /// Commits on the busy host; the idle host must have received nothing.
+    private func commitOnBusyHost(_ change: () -> Void, file: StaticString = #filePath, line: UInt = #line) {
         change()
         busy.commit()
-        idle.applyPending()
+        XCTAssertTrue(idle.receiver.take().isEmpty, "another tree's commit reached the idle host", file: file, line: line)
     }
 
     func testAnotherTreesPropertyChangeAsksForNoFrame() {
@@ -74,7 +74,7 @@ final class ProducerScopeTests: XCTestCase {
             idle.root.addSublayer(still)
         }
         idle.commit()
-        busy.applyPending()
+        XCTAssertTrue(busy.receiver.take().isEmpty, "the idle tree's commit is not the busy host's")
         _ = idle.frame(at: 1.5)
         commitOnBusyHost {
             for k in 0..<5 {
@@ -100,7 +100,7 @@ final class ProducerScopeTests: XCTestCase {
             busy.root.addSublayer(transient!)
         }
         XCTAssertNotNil(busy.producer.tree[id])
-        XCTAssertNotNil(idle.producer.tree[id], "commits reach every tree")
+        XCTAssertNil(idle.producer.tree[id], "a commit reaches only the trees it touches")
         commitOnBusyHost { transient!.removeFromSuperlayer() }
         XCTAssertNotNil(busy.producer.tree[id], "removed but alive: it may be added again")
         commitOnBusyHost { transient = nil }
@@ -126,5 +126,54 @@ final class ProducerScopeTests: XCTestCase {
         late.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
         idle.commit()
         XCTAssertTrue(idle.producer.needsFrame, "now one of its layers")
+    }
+
+    func testALayerMovedBetweenTreesArrivesWholeWithWhatChangedBeforeTheMove() {
+        let traveller = CALayer()
+        traveller.frame = CGRect(x: 40, y: 40, width: 10, height: 10)
+        let child = CALayer()
+        child.frame = CGRect(x: 2, y: 2, width: 4, height: 4)
+        child.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+        traveller.addSublayer(child)
+        commitOnBusyHost { busy.root.addSublayer(traveller) }
+        commitOnBusyHost { traveller.cornerRadius = 3 }
+        XCTAssertNil(idle.producer.tree[traveller.layerID])
+        idle.root.addSublayer(traveller)
+        idle.commit()
+        busy.applyPending()
+        XCTAssertEqual(idle.producer.tree[traveller.layerID]?.cornerRadius, 3, "its state before the move came with it")
+        XCTAssertEqual(idle.producer.tree[child.layerID]?.bounds.size, CGSize(width: 4, height: 4), "with its subtree")
+        let items = idle.frame(at: 2).graph.passes.flatMap(\.items)
+        XCTAssertTrue(items.contains { $0.layer == child.layerID }, "the moved subtree is drawn by its new host")
+        // The old host keeps a consistent node for a layer it showed (it may come back), and no longer draws it.
+        traveller.opacity = 0.5
+        idle.commit()
+        busy.applyPending()
+        XCTAssertEqual(busy.producer.tree[traveller.layerID]?.opacity, 0.5)
+        XCTAssertFalse(busy.frame(at: 2).graph.passes.flatMap(\.items).contains { $0.layer == child.layerID })
+    }
+
+    func testASubtreeBuiltAndCommittedAloneArrivesWholeWhenAttachedMasksIncluded() {
+        let panel = CALayer()
+        panel.frame = CGRect(x: 0, y: 50, width: 40, height: 40)
+        let label = CALayer()
+        label.frame = CGRect(x: 5, y: 5, width: 20, height: 10)
+        label.backgroundColor = CGColor(red: 1, green: 1, blue: 0, alpha: 1)
+        panel.addSublayer(label)
+        CATransaction.flush()  // committed while no host shows it: it reaches no host
+        XCTAssertTrue(idle.receiver.take().isEmpty)
+        XCTAssertTrue(busy.receiver.take().isEmpty)
+        let mask = CALayer()
+        mask.frame = CGRect(x: 0, y: 0, width: 10, height: 10)
+        mask.backgroundColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+        label.mask = mask
+        CATransaction.flush()
+        XCTAssertTrue(idle.receiver.take().isEmpty)
+        idle.root.addSublayer(panel)
+        idle.commit()
+        XCTAssertEqual(idle.producer.tree[label.layerID]?.bounds.size, CGSize(width: 20, height: 10))
+        XCTAssertEqual(idle.producer.tree[label.layerID]?.mask, mask.layerID)
+        XCTAssertEqual(idle.producer.tree[mask.layerID]?.bounds.size, CGSize(width: 10, height: 10))
+        XCTAssertTrue(busy.receiver.take().isEmpty)
     }
 }

@@ -14,7 +14,7 @@ final class RasterizationCacheTests: XCTestCase {
     private let group = CALayer()
     private let red = CALayer()
     private let green = CALayer()
-    /// Receives every commit of the process while it exists, so it lives only as long as one test.
+    /// Receives the commits to `root`'s tree.
     /// (Read it through `takePackets()`: on the optional itself, `take()` would be `Optional.take()`.)
     private var inbox: CommitInbox?
     private var producer: FrameProducer!
@@ -38,8 +38,7 @@ final class RasterizationCacheTests: XCTestCase {
         producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: 100, targetHeight: 100,
                                                              viewport: CGRect(x: 0, y: 0, width: 100, height: 100), scale: 1),
                                  debugOptions: [])
-        producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
-        _ = takePackets()
+        producer.reset(root: root.layerID, snapshot: inbox?.show(root))
     }
 
     private func takePackets() -> [CommitPacket] {

@@ -247,7 +247,7 @@ final class LayoutTests: XCTestCase {
 
     func testLayoutRunsAtFlushBeforeThePacketIsBuilt() {
         let receiver = PacketCounter()
-        CommitDistributor.shared.register(receiver)
+        CommitDistributor.shared.observe(receiver)
         let root = CALayer()
         root.layoutManager = CAConstraintLayoutManager()
         let child = CALayer()

@@ -14,7 +14,7 @@ final class TransactionTests: XCTestCase {
         super.setUp()
         CATransaction.flush()
         receiver = PacketCounter()
-        CommitDistributor.shared.register(receiver)
+        CommitDistributor.shared.observe(receiver)
     }
 
     override func tearDown() {

@@ -40,7 +40,8 @@ package final class LayerDisplay: @unchecked Sendable {
     private var pending: [CALayer] = []
     private var animating: [ObjectIdentifier: AnimatingLayer] = [:]
     private var finished: [FinishedDrawing] = []
-    private var inFlight: [ObjectIdentifier: Int] = [:]
+    /// Asynchronous drawings running, by layer.
+    private var inFlight: [ObjectIdentifier: (layer: CALayer, count: Int)] = [:]
     private let drawingGroup = DispatchGroup()
     private let queue = DispatchQueue(label: "LayerKit.drawsAsynchronously", qos: .userInitiated, attributes: .concurrent)
 
@@ -79,6 +80,12 @@ package final class LayerDisplay: @unchecked Sendable {
     /// asynchronous drawings (tiles of tiled layers included), or layers whose drawn properties animate.
     package static var hasPendingWork: Bool { shared.hasPendingWork || TiledLayerScheduler.shared.hasPendingWork }
 
+    /// The layers on which a commit or frame would display something (see `hasPendingWork`): a host
+    /// asks whether any is in its tree.
+    package static var layersWithPendingWork: [CALayer] {
+        shared.layersWithPendingWork + TiledLayerScheduler.shared.layersWithPendingWork
+    }
+
     func mark(_ layer: CALayer) {
         lock.lock()
         pending.append(layer)
@@ -89,6 +96,12 @@ package final class LayerDisplay: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return !pending.isEmpty || !finished.isEmpty || !inFlight.isEmpty || !animating.isEmpty
+    }
+
+    private var layersWithPendingWork: [CALayer] {
+        lock.lock()
+        defer { lock.unlock() }
+        return pending + finished.map(\.layer) + inFlight.values.map(\.layer) + animating.values.map(\.layer)
     }
 
     private func displayPendingLayers() {
@@ -112,7 +125,7 @@ package final class LayerDisplay: @unchecked Sendable {
     func drawInBackground(_ drawing: BackingStoreDrawing, of layer: CALayer, generation: Int) {
         let job = AsynchronousDrawing(layer: layer, copy: layer.makeDrawingCopy(), drawing: drawing, generation: generation)
         lock.lock()
-        inFlight[ObjectIdentifier(layer), default: 0] += 1
+        inFlight[ObjectIdentifier(layer), default: (layer, 0)].count += 1
         lock.unlock()
         drawingGroup.enter()
         queue.async { [self] in
@@ -121,8 +134,8 @@ package final class LayerDisplay: @unchecked Sendable {
             finished.append(FinishedDrawing(layer: job.layer, generation: job.generation, image: image,
                                             description: job.drawing.description(of: image)))
             let id = ObjectIdentifier(job.layer)
-            inFlight[id]! -= 1
-            if inFlight[id] == 0 { inFlight[id] = nil }
+            inFlight[id]!.count -= 1
+            if inFlight[id]!.count == 0 { inFlight[id] = nil }
             lock.unlock()
             drawingGroup.leave()
         }

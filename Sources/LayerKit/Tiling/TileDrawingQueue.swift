@@ -96,6 +96,13 @@ package final class TileDrawingQueue: @unchecked Sendable {
         return !pending.isEmpty || workers > 0
     }
 
+    /// The layers with tiles queued, being drawn, or drawn and waiting for a commit.
+    package var busyLayers: Set<LayerID> {
+        lock.lock()
+        defer { lock.unlock() }
+        return Set(pending.map(\.layer)).union(outstanding.keys)
+    }
+
     /// Blocks until the queue is empty and no drawing runs.
     package func waitUntilIdle() {
         group.wait()

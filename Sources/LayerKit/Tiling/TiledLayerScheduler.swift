@@ -73,6 +73,15 @@ package final class TiledLayerScheduler: @unchecked Sendable {
         return waiting || queue.isBusy
     }
 
+    /// The tiled layers with tiles queued, being drawn, or drawn and waiting for a commit.
+    package var layersWithPendingWork: [CALayer] {
+        let busy = queue.busyLayers
+        guard !busy.isEmpty else { return [] }
+        lock.lock()
+        defer { lock.unlock() }
+        return busy.compactMap { layers[$0]?.layer }
+    }
+
     /// Blocks until no tile is queued or being drawn (their results apply at the next commit).
     package static func waitForTiles() { shared.queue.waitUntilIdle() }
 

@@ -2,7 +2,8 @@ import Foundation
 
 /// What one commit hands to the render server: an immutable, `Sendable` record of exactly what changed.
 ///
-/// Built by `CommitPacket.collect()` from the change log. Cost: O(changed properties + changed sublayer
+/// Built from the change log by the commit (`CommitDistributor`, one per host it concerns) or by
+/// `collect()`. Cost: O(changed properties + changed sublayer
 /// lists); nothing is copied for unchanged layers.
 package struct CommitPacket: Sendable {
     package var changes: [LayerStateChange]
@@ -18,11 +19,14 @@ package struct CommitPacket: Sendable {
 
     /// A packet that describes `root`'s whole subtree (masks included) as it is now: every property that
     /// differs from its default, plus bounds, position, contents and sublayers. What a new render tree
-    /// needs to start from a tree that was committed before it existed. Cost: O(subtree).
-    package static func snapshot(of root: CALayer) -> CommitPacket {
+    /// needs to start from a tree that was committed before it existed. `including` limits it to the
+    /// layers it accepts, whose subtrees it enters (a host that knows a layer already knows its subtree).
+    /// Cost: O(subtree).
+    package static func snapshot(of root: CALayer, including: (CALayer) -> Bool = { _ in true }) -> CommitPacket {
         var changes: [LayerStateChange] = []
         var stack = [root]
         while let layer = stack.popLast() {
+            guard including(layer) else { continue }
             var keys: LayerPropertySet = [LayerPropertySet(.bounds), LayerPropertySet(.position),
                                           LayerPropertySet(.backgroundColor), LayerPropertySet(.contents),
                                           LayerPropertySet(.sublayers)]
@@ -37,7 +41,7 @@ package struct CommitPacket: Sendable {
         return CommitPacket(changes: changes)
     }
 
-    /// Packs every pending change and clears the log.
+    /// Packs every pending change and clears the log (what an observer of every commit would receive).
     package static func collect(from log: LayerChangeLog = .shared) -> CommitPacket {
         CommitPacket(changes: log.drain().map(LayerStateChange.init), released: log.drainReleased())
     }

@@ -64,6 +64,13 @@ package final class LayerChangeLog: @unchecked Sendable {
         return dirtyLayers.count
     }
 
+    /// The layers with pending changes (a host asks whether any is in its tree).
+    package var pendingLayers: [CALayer] {
+        lock.lock()
+        defer { lock.unlock() }
+        return dirtyLayers
+    }
+
     /// Returns every pending change and clears them.
     package func drain() -> [LayerChange] {
         lock.lock()

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The bottom frame is the implicit transaction. `begin()` pushes a frame inheriting its parent's
 /// properties; the outermost `commit()` (or `flush()` with no explicit frame open) packs the pending
-/// changes into a `CommitPacket` and hands it to every render server. Animations added while frames are
+/// changes and hands them to the hosts whose trees they touch (`CommitDistributor`). Animations added while frames are
 /// open join each frame's completion group; a group fires its block when its count returns to zero
 /// after its transaction committed.
 package final class TransactionContext: @unchecked Sendable {
@@ -142,8 +142,9 @@ package final class TransactionContext: @unchecked Sendable {
     private func send() {
         LayoutQueue.shared.layOutPending()
         LayerDisplay.displayPendingLayers()
-        let packet = CommitPacket.collect()
-        guard !packet.isEmpty else { return }
-        CommitDistributor.shared.distribute(packet)
+        let changes = LayerChangeLog.shared.drain()
+        let released = LayerChangeLog.shared.drainReleased()
+        guard !changes.isEmpty || !released.isEmpty else { return }
+        CommitDistributor.shared.distribute(changes, released: released)
     }
 }

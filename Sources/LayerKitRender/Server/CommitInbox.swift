@@ -2,17 +2,36 @@ import Foundation
 import LayerKit
 
 /// Commit packets waiting for a render server: received on the committing thread, taken on the thread
-/// that renders. Every host (`CARenderer`, `RenderServer`) and benchmark holds one.
+/// that renders. Every host (`CARenderer`, `RenderServer`) and benchmark holds one, showing its tree.
 package final class CommitInbox: CommitReceiver, @unchecked Sendable {
     private let lock = NSLock()
     private var packets: [CommitPacket] = []
     private let onReceive: (@Sendable () -> Void)?
 
-    /// An inbox registered with `CommitDistributor.shared`. `onReceive` runs after each packet arrives
-    /// (a render thread wakes itself with it).
+    /// An inbox that receives every commit of the process until it shows a tree (`show(_:)`), as tests
+    /// that feed a producer by hand want. `onReceive` runs after each packet arrives (a render thread
+    /// wakes itself with it).
     package init(onReceive: (@Sendable () -> Void)? = nil) {
         self.onReceive = onReceive
-        CommitDistributor.shared.register(self)
+        CommitDistributor.shared.observe(self)
+    }
+
+    deinit {
+        CommitDistributor.shared.remove(self)
+    }
+
+    /// From now on receives only commits that touch the tree rooted at `root` (`CommitDistributor`);
+    /// drops the packets waiting and returns the snapshot a render tree of `root` starts from. Commit
+    /// first (`CATransaction.flush()`) what belongs to the snapshot.
+    package func show(_ root: CALayer?) -> CommitPacket? {
+        let snapshot = CommitDistributor.shared.show(root, to: self)
+        _ = take()
+        return snapshot
+    }
+
+    /// Whether work pending on `layers` (uncommitted changes, drawings) concerns this inbox's tree.
+    package func concerns(anyOf layers: [CALayer]) -> Bool {
+        CommitDistributor.shared.concerns(self, anyOf: layers)
     }
 
     package func receive(_ packet: CommitPacket) {

@@ -9,9 +9,10 @@ import LayerKit
 /// the CPU time of commit apply, animation, graph build and cull-and-batch), the animation events for the
 /// main thread (started, stopped), and whether anything still animates (`isAnimating`: animations, or
 /// tiles of a tiled layer fading in) — a host with
-/// nothing committed and nothing animating renders nothing. Commits reach every producer of the process:
-/// only packets that touch a layer of this producer's tree, and animations of its own layers, ask for
-/// frames, so one host's work never makes another render. Finished animations that are removed on
+/// nothing committed and nothing animating renders nothing. Commits are addressed to the hosts whose
+/// trees they touch (`CommitDistributor`); a tree may still hold layers that left it (or a producer may
+/// be fed every commit, as tests do), so only packets that touch a layer of this producer's tree, and
+/// animations of its own layers, ask for frames: one host's work never makes another render. Finished animations that are removed on
 /// completion leave the render tree here, without waiting for the model. Debug options start from
 /// `LK_DEBUG`.
 /// Frames are retained (`RetainedFrame`): a frame after a retained one (no cached bitmap drawn, no group
@@ -61,7 +62,7 @@ package struct FrameProducer: Sendable {
     private var awaitingStart = Set<AnimationID>()
     private var stopped = Set<AnimationID>()
     /// The layers reachable from `root` (sublayers and masks) when the last frame was built; nil until
-    /// then. Commits are process-wide, so this tells which packets concern this producer's tree.
+    /// then: which packets concern this producer's tree.
     private var members: Set<LayerID>?
     /// Whether the last frame had running animations (or animations waiting to begin).
     package private(set) var isAnimating = false

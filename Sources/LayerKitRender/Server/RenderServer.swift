@@ -72,7 +72,7 @@ package final class RenderServer: @unchecked Sendable {
         // A commit wakes the render thread.
         inbox = CommitInbox { condition.lock(); condition.signal(); condition.unlock() }
         producer = FrameProducer(builder: builder, capabilities: executor.capabilities, debugOptions: debugOptions)
-        producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
+        producer.reset(root: root.layerID, snapshot: inbox.show(root))
         self.clock = clock
         self.executor = executor
         self.onError = onError
