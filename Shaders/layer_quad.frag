@@ -20,7 +20,13 @@
 // of under +-0.5/255 on all four channels, color kept within alpha so the result stays premultiplied.
 // Debug flags: countFragments outputs 1/255 whatever the coverage (counted additively into a surface);
 // overdrawHeatMap maps the sampled count to the heat-map tint (DebugVisualization.heatMapTint).
-// Cost: one texture read and two or three rounded-rect evaluations per fragment.
+// Materials (specialization constants 2 and 3, `Material` on the Swift side): each batch runs a pipeline
+// specialized to what its draws need, and the compiler drops the rest. PAINT says which paints may occur
+// (texture, texture with clamped uv, gradient, debug views; untextured draws never sample); COVERAGE
+// says whether coverage is computed at all (none: every fragment the rasterizer produces is fully covered,
+// so no derivative, distance or discard — the opaque phase keeps early depth testing), for the shape
+// alone, or with border and clip too.
+// Cost: per material; the whole shader is one texture read and two or three rounded-rect evaluations.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "layer_instance.glsl"
@@ -30,6 +36,17 @@
 
 layout(constant_id = 0) const bool DISCARD_PARTIAL_COVERAGE = false;
 layout(constant_id = 1) const bool CLIP_SHAPE = false;
+// The material (`Material` in Sources/LayerKitRender/Batching/Material.swift): which paints the batch
+// may use and how much coverage math it needs. The defaults are the whole shader.
+const uint PAINT_TEXTURED = 1u;
+const uint PAINT_CLAMPED_UV = 2u;
+const uint PAINT_GRADIENT = 4u;
+const uint PAINT_DEBUG = 8u;
+layout(constant_id = 2) const uint PAINT = 15u;
+const uint COVERAGE_NONE = 0u;
+const uint COVERAGE_SHAPE = 1u;
+const uint COVERAGE_BORDER_CLIP = 2u;
+layout(constant_id = 3) const uint COVERAGE = 2u;
 
 layout(set = 1, binding = 0) uniform sampler2D layerTexture;
 
@@ -81,47 +98,59 @@ vec4 gradientColor(vec2 p) {
 
 void main() {
     uint flags = floatBitsToUint(vParams.y);
-    bool antialiasEdges = (flags & LAYER_FLAG_ANTIALIAS_EDGES) != 0u;
 
-    vec2 dpdx = dFdx(vLocal);
-    vec2 dpdy = dFdy(vLocal);
-    vec2 clipPoint = vClip.xy / vClip.z;
-    vec2 dcdx = dFdx(clipPoint);
-    vec2 dcdy = dFdy(clipPoint);
-    vec2 dudx = dFdx(vUV);
-    vec2 dudy = dFdy(vUV);
-    // Flags are flat per instance, so a 2x2 quad of fragments takes one branch.
-    vec4 texel;
-    if ((flags & LAYER_FLAG_CLAMP_UV) != 0u) {
-        texel = textureGrad(layerTexture, clamp(vUV, vUVClamp.xy, vUVClamp.zw), dudx, dudy);
-    } else {
-        texel = texture(layerTexture, vUV);
+    // Coverage: only the materials that need it pay for derivatives and rounded-rect distances.
+    float coverage = 1.0;
+    if (COVERAGE >= COVERAGE_SHAPE) {
+        vec2 dpdx = dFdx(vLocal);
+        vec2 dpdy = dFdy(vLocal);
+        bool antialiasEdges = (flags & LAYER_FLAG_ANTIALIAS_EDGES) != 0u;
+        coverage = roundedRectCoverage(vLocal, dpdx, dpdy, vShape, vShapeRadii, antialiasEdges);
+        if (COVERAGE >= COVERAGE_BORDER_CLIP) {
+            vec2 clipPoint = vClip.xy / vClip.z;
+            vec2 dcdx = dFdx(clipPoint);
+            vec2 dcdy = dFdy(clipPoint);
+            if ((flags & LAYER_FLAG_BORDER) != 0u) {
+                float width = vParams.x;
+                vec4 inner = vShape + vec4(width, width, -width, -width);
+                vec4 innerRadii = max(vShapeRadii - vec4(width), vec4(0.0));
+                coverage *= 1.0 - roundedRectCoverage(vLocal, dpdx, dpdy, inner, innerRadii, antialiasEdges);
+            }
+            if ((flags & LAYER_FLAG_CLIP) != 0u) {
+                coverage *= roundedRectCoverage(clipPoint, dcdx, dcdy, vClipRect, vClipRadii, true);
+            }
+        }
     }
-
-    float coverage = roundedRectCoverage(vLocal, dpdx, dpdy, vShape, vShapeRadii, antialiasEdges);
-    if ((flags & LAYER_FLAG_BORDER) != 0u) {
-        float width = vParams.x;
-        vec4 inner = vShape + vec4(width, width, -width, -width);
-        vec4 innerRadii = max(vShapeRadii - vec4(width), vec4(0.0));
-        coverage *= 1.0 - roundedRectCoverage(vLocal, dpdx, dpdy, inner, innerRadii, antialiasEdges);
-    }
-    if ((flags & LAYER_FLAG_CLIP) != 0u) {
-        coverage *= roundedRectCoverage(clipPoint, dcdx, dcdy, vClipRect, vClipRadii, true);
-    }
-
-    if (DISCARD_PARTIAL_COVERAGE && coverage < 1.0) {
+    if (DISCARD_PARTIAL_COVERAGE && COVERAGE != COVERAGE_NONE && coverage < 1.0) {
         discard;
     }
     if (CLIP_SHAPE && coverage < 0.5) {
         discard;
     }
 
-    bool gradient = (flags & LAYER_FLAG_GRADIENT) != 0u;
-    vec4 color = (flags & LAYER_FLAG_TEXTURED) != 0u ? texel * vColor : vColor;
+    // Paint: only textured materials sample, only gradient materials walk stops.
+    vec4 texel = vec4(1.0);
+    if ((PAINT & PAINT_CLAMPED_UV) != 0u) {
+        vec2 dudx = dFdx(vUV);
+        vec2 dudy = dFdy(vUV);
+        // Flags are flat per instance, so a 2x2 quad of fragments takes one branch.
+        if ((flags & LAYER_FLAG_CLAMP_UV) != 0u) {
+            texel = textureGrad(layerTexture, clamp(vUV, vUVClamp.xy, vUVClamp.zw), dudx, dudy);
+        } else {
+            texel = texture(layerTexture, vUV);
+        }
+    } else if ((PAINT & PAINT_TEXTURED) != 0u) {
+        texel = texture(layerTexture, vUV);
+    }
+    vec4 color = vColor;
+    if ((PAINT & (PAINT_TEXTURED | PAINT_CLAMPED_UV)) != 0u && (flags & LAYER_FLAG_TEXTURED) != 0u) {
+        color = texel * vColor;
+    }
+    bool gradient = (PAINT & PAINT_GRADIENT) != 0u && (flags & LAYER_FLAG_GRADIENT) != 0u;
     if (gradient) {
         color = gradientColor(vLocal) * vColor;
     }
-    outColor = premultipliedScale(color, coverage);
+    outColor = COVERAGE == COVERAGE_NONE ? color : premultipliedScale(color, coverage);
     if (gradient) {
         // The same threshold on all four channels, so fades to transparent do not band either; under
         // half a level, it never turns a 0 or 255 alpha into another level.
@@ -129,18 +158,20 @@ void main() {
         outColor.a = clamp(outColor.a + threshold, 0.0, 1.0);
         outColor.rgb = clamp(outColor.rgb + threshold, vec3(0.0), vec3(outColor.a));
     }
-    if ((flags & LAYER_FLAG_OVERDRAW_HEAT_MAP) != 0u) {
-        // Counts 0 and 1 untinted; 2 blue, 3 green, 4 pink, 5 and more red; half strength over the frame.
-        uint count = uint(texel.r * 255.0 + 0.5);
-        vec3 tint = count >= 5u ? vec3(1.0, 0.0, 0.0)
-                  : count == 4u ? vec3(1.0, 0.5, 0.75)
-                  : count == 3u ? vec3(0.0, 1.0, 0.0)
-                  : count == 2u ? vec3(0.0, 0.0, 1.0)
-                  : vec3(0.0);
-        float alpha = count >= 2u ? 0.5 : 0.0;
-        outColor = premultipliedScale(vec4(tint, 1.0) * alpha, coverage);
-    }
-    if ((flags & LAYER_FLAG_COUNT_FRAGMENTS) != 0u) {
-        outColor = vec4(1.0 / 255.0);
+    if ((PAINT & PAINT_DEBUG) != 0u) {
+        if ((flags & LAYER_FLAG_OVERDRAW_HEAT_MAP) != 0u) {
+            // Counts 0 and 1 untinted; 2 blue, 3 green, 4 pink, 5 and more red; half strength over the frame.
+            uint count = uint(texel.r * 255.0 + 0.5);
+            vec3 tint = count >= 5u ? vec3(1.0, 0.0, 0.0)
+                      : count == 4u ? vec3(1.0, 0.5, 0.75)
+                      : count == 3u ? vec3(0.0, 1.0, 0.0)
+                      : count == 2u ? vec3(0.0, 0.0, 1.0)
+                      : vec3(0.0);
+            float alpha = count >= 2u ? 0.5 : 0.0;
+            outColor = premultipliedScale(vec4(tint, 1.0) * alpha, coverage);
+        }
+        if ((flags & LAYER_FLAG_COUNT_FRAGMENTS) != 0u) {
+            outColor = vec4(1.0 / 255.0);
+        }
     }
 }

@@ -54,14 +54,17 @@ package enum DepthPhase: Hashable, Sendable {
     case translucent
 }
 
-/// One instanced draw call: `key` and a contiguous run `range` of the pass's `drawOrder`.
+/// One instanced draw call: `key` and a contiguous run `range` of the pass's `drawOrder`, drawn with
+/// `material`, the join of its draws' (`Material`).
 package struct DrawBatch: Hashable, Sendable {
     package var key: BatchKey
     package var range: Range<Int>
+    package var material: Material
 
-    package init(key: BatchKey, range: Range<Int>) {
+    package init(key: BatchKey, range: Range<Int>, material: Material = .general) {
         self.key = key
         self.range = range
+        self.material = material
     }
 
     package var count: Int { range.count }

@@ -3,7 +3,7 @@
 /// Input: the pass's items in painter's order (after culling) with their pixel footprints, and, for a
 /// depth-ordered pass, each item's depth phase (`DepthPhase`).
 /// Output: `drawOrder` (item indices in recording order) and `DrawBatch`es (contiguous runs of it that
-/// share a `BatchKey`, one draw call each).
+/// share a `BatchKey`, one draw call each, drawn with the join of their draws' `Material`s).
 /// Algorithm (WebRender's alpha batching): items are visited in painter's order. An item joins the last
 /// batch when its key matches; otherwise it may join an earlier batch with its key, searching back at
 /// most `lookBack` batches, provided no item of the batches it would jump over shares a pixel with it
@@ -36,7 +36,7 @@ package struct Batcher {
             let key = BatchKey(items[start])
             var end = start + 1
             while end < items.count && key.stencilCommand == nil && BatchKey(items[end]) == key { end += 1 }
-            batches.append(DrawBatch(key: key, range: start..<end))
+            batches.append(DrawBatch(key: key, range: start..<end, material: Material(of: start..<end, in: items)))
             start = end
         }
         return batches
@@ -104,7 +104,7 @@ package struct Batcher {
         for batch in building {
             let start = order.count
             order.append(contentsOf: batch.items)
-            batches.append(DrawBatch(key: batch.key, range: start..<order.count))
+            batches.append(DrawBatch(key: batch.key, range: start..<order.count, material: Material(of: batch.items, in: items)))
         }
         return (order, batches)
     }

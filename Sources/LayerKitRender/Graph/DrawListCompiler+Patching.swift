@@ -10,7 +10,7 @@
 /// stop words as the old one's, or neither has one (the backend keeps every draw's stops where they were,
 /// `DrawListRevision`); neither draw is an occluder
 /// and no later occluder touches the new footprint (so no draw's hidden state changes); both draws
-/// have the same depth phase and batch key; and a non-opaque draw sits in a plan that kept painter's
+/// have the same depth phase, batch key and material; and a non-opaque draw sits in a plan that kept painter's
 /// order (a draw that moved between batches might no longer be free to).
 /// Offscreen pass (`recompile`): culled, ordered and batched again on its own, in its place — when it
 /// has no stencil clip, tiling or atlas draw, culls exactly the draws it culled before (so every count
@@ -40,6 +40,7 @@ extension DrawListCompiler {
             }
             let phase = depthPhase(of: new, index: index)
             guard phase == depthPhase(of: old, index: index), BatchKey(new, depth: phase) == BatchKey(old, depth: phase),
+                  Material(new) == Material(old),  // the batch's material, the join, still covers it
                   phase == .opaque || index.translucentInPainterOrder else { return nil }
             var compiled = new
             compiled.instance.depth = graph.passes[framePass].items[compiledIndex].instance.depth

@@ -272,7 +272,7 @@ final class GraphExecutor {
                 // A pass with a stencil tests it in every pipeline.
                 var stencilReference: UInt8? = hasStencil ? nil : 0
                 for batch in passPlans[passIndex].batches {
-                    let batchPipeline = try pipelineFor(pass, key: batch.key, hasStencil: hasStencil)
+                    let batchPipeline = try pipelineFor(pass, batch: batch, hasStencil: hasStencil)
                     if batchPipeline != boundPipeline {
                         vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, batchPipeline)
                         boundPipeline = batchPipeline
@@ -578,21 +578,19 @@ final class GraphExecutor {
         return (pipelines, pool)
     }
 
-    /// The pipeline of a batch: for the frame, the one for the batch's stencil clip command or else its
-    /// depth phase (validated: source-over only); for a surface, the one for its blend mode, and with
-    /// `hasStencil` the stencil-tested one or the command's.
-    private func pipelineFor(_ pass: RenderPass, key: BatchKey, hasStencil: Bool) throws -> VkPipeline {
+    /// The pipeline of a batch, specialized to its material: for the frame, the one for the batch's stencil
+    /// clip command or else its depth phase (validated: source-over only); for a surface, the one for its
+    /// blend mode, and with `hasStencil` the stencil-tested one or the command's.
+    private func pipelineFor(_ pass: RenderPass, batch: DrawBatch, hasStencil: Bool) throws -> VkPipeline {
+        let key = batch.key
         switch pass.target {
         case .frame:
-            if let command = key.stencilCommand { try pipeline.stencilClipPipeline(for: command) } else { try pipeline.depthPipeline(for: key.depth) }
+            if let command = key.stencilCommand { return try pipeline.stencilClipPipeline(for: command) }
+            return try pipeline.depthPipeline(for: key.depth, material: batch.material)
         case .offscreen:
-            if !hasStencil {
-                try makeSurfaceResources().0.pipeline(for: key.blend)
-            } else if let command = key.stencilCommand {
-                try makeSurfaceResources().0.stencilClipPipeline(for: command)
-            } else {
-                try makeSurfaceResources().0.stencilTestedPipeline(for: key.blend)
-            }
+            let surfacePipelines = try makeSurfaceResources().0
+            if hasStencil, let command = key.stencilCommand { return try surfacePipelines.stencilClipPipeline(for: command) }
+            return try surfacePipelines.pipeline(for: key.blend, material: batch.material, stencilTested: hasStencil)
         }
     }
 

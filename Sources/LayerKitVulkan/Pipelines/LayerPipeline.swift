@@ -20,6 +20,8 @@ import LayerKitRender
 /// draw a clip shape into the stencil only: no color, no depth test, fragments outside the shape
 /// discarded (specialization constant 1), stencil EQUAL the reference then incremented (push) or
 /// decremented (pop). They are built on first use.
+/// Every pipeline's fragment shader is specialized to the `Material` of the batches it draws (the
+/// stencil clip shapes use the whole shader).
 /// Cost: one pipeline compile per variant used, cached on disk by `PipelineCache`.
 final class LayerPipeline {
     let renderPass: VkRenderPass
@@ -29,13 +31,19 @@ final class LayerPipeline {
     /// The cache it was compiled through, for the variants built later (`SurfacePipelines`).
     let cache: PipelineCache
     private let device: VulkanDevice
-    private var depthPipelines: [DepthPhase: VkPipeline] = [:]
-    private var stencilClipPipelines: [StencilClipCommand: VkPipeline] = [:]
+    private struct DepthVariant: Hashable {
+        var phase: DepthPhase
+        var material: Material
+    }
+    private let depthPipelines: PipelineVariants<DepthVariant>
+    private let stencilClipPipelines: PipelineVariants<StencilClipCommand>
 
     /// - Parameter format: the color target's format (`GPUImage.format` offscreen; a swapchain's format).
     init(device: VulkanDevice, cache: PipelineCache, format: VkFormat = GPUImage.format) throws {
         self.device = device
         self.cache = cache
+        depthPipelines = PipelineVariants(device: device)
+        stencilClipPipelines = PipelineVariants(device: device)
         renderPass = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthStencilFormat)
         instanceSetLayout = try Self.makeSetLayout(
             device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -56,33 +64,27 @@ final class LayerPipeline {
     }
 
     deinit {
-        for variant in depthPipelines.values { vkDestroyPipeline(device.handle, variant, nil) }
-        for variant in stencilClipPipelines.values { vkDestroyPipeline(device.handle, variant, nil) }
         vkDestroyPipelineLayout(device.handle, layout, nil)
         vkDestroyDescriptorSetLayout(device.handle, textureSetLayout, nil)
         vkDestroyDescriptorSetLayout(device.handle, instanceSetLayout, nil)
         vkDestroyRenderPass(device.handle, renderPass, nil)
     }
 
-    /// The frame pipeline for draws in `phase`, against `renderPass`, made on first use.
-    func depthPipeline(for phase: DepthPhase) throws -> VkPipeline {
-        if let existing = depthPipelines[phase] { return existing }
-        let made = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass,
-                                         blend: .sourceOver, depth: phase)
-        device.labels.name(made, VK_OBJECT_TYPE_PIPELINE, "layer quad · depth \(phase)")
-        depthPipelines[phase] = made
-        return made
+    /// The frame pipeline for draws of `material` in `phase`, against `renderPass`, made on first use.
+    func depthPipeline(for phase: DepthPhase, material: Material) throws -> VkPipeline {
+        try depthPipelines.pipeline(for: DepthVariant(phase: phase, material: material), label: "layer quad · depth \(phase) · \(material)") {
+            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, blend: .sourceOver,
+                                  material: material, depth: phase)
+        }
     }
 
     /// The pipeline drawing a clip shape into the stencil for `command`, against `renderPass`,
     /// made on first use.
     func stencilClipPipeline(for command: StencilClipCommand) throws -> VkPipeline {
-        if let existing = stencilClipPipelines[command] { return existing }
-        let made = try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass,
-                                         blend: .sourceOver, depth: DepthPhase.none, stencilClip: command)
-        device.labels.name(made, VK_OBJECT_TYPE_PIPELINE, "layer quad · stencil clip \(command)")
-        stencilClipPipelines[command] = made
-        return made
+        try stencilClipPipelines.pipeline(for: command, label: "layer quad · stencil clip \(command)") {
+            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass,
+                                  blend: .sourceOver, depth: DepthPhase.none, stencilClip: command)
+        }
     }
 
     /// What a color render pass's image is for once the pass ends.
@@ -219,11 +221,11 @@ final class LayerPipeline {
 
     /// The layer-quad pipeline for `renderPass` with `blend` (see `BlendMode`: source-over is
     /// (ONE, ONE_MINUS_SRC_ALPHA), destination-in is (ZERO, SRC_ALPHA), additive (ONE, ONE), for color and
-    /// alpha alike). `depth` nil: the render pass has no depth-stencil attachment; otherwise the state of
-    /// that phase with the stencil test, or with `stencilClip` the clip-shape state (see the type's
-    /// contract).
+    /// alpha alike), its fragment shader specialized to `material`. `depth` nil: the render pass has no
+    /// depth-stencil attachment; otherwise the state of that phase with the stencil test, or with
+    /// `stencilClip` the clip-shape state (see the type's contract).
     static func makePipeline(device: VulkanDevice, cache: PipelineCache, layout: VkPipelineLayout, renderPass: VkRenderPass,
-                             blend blendMode: BlendMode, depth: DepthPhase? = nil,
+                             blend blendMode: BlendMode, material: Material = .general, depth: DepthPhase? = nil,
                              stencilClip: StencilClipCommand? = nil) throws -> VkPipeline {
         let vertex = try makeShaderModule(device: device, named: "layer_quad.vert")
         defer { vkDestroyShaderModule(device.handle, vertex, nil) }
@@ -233,15 +235,16 @@ final class LayerPipeline {
         let arena = CreateInfoArena()
         let entry = arena.cString("main")
         // Specialization constants of the fragment shader: 0 discards partially covered fragments (opaque
-        // phase), 1 discards fragments outside the shape (stencil clip shapes).
-        let boolSize = MemoryLayout<VkBool32>.size
-        let entries = [VkSpecializationMapEntry(constantID: 0, offset: 0, size: boolSize),
-                       VkSpecializationMapEntry(constantID: 1, offset: UInt32(boolSize), size: boolSize)]
-        let values = [VkBool32(depth == .opaque ? VK_TRUE : VK_FALSE), VkBool32(stencilClip != nil ? VK_TRUE : VK_FALSE)]
+        // phase), 1 discards fragments outside the shape (stencil clip shapes), 2 and 3 are the material's
+        // paints and coverage. Each is one 32-bit word (VkBool32 or uint).
+        let wordSize = MemoryLayout<UInt32>.size
+        let values: [UInt32] = [depth == .opaque ? VK_TRUE : VK_FALSE, stencilClip != nil ? VK_TRUE : VK_FALSE,
+                                material.paint.rawValue, material.coverage.rawValue]
+        let entries = values.indices.map { VkSpecializationMapEntry(constantID: UInt32($0), offset: UInt32($0 * wordSize), size: wordSize) }
         var specialization = VkSpecializationInfo()
         specialization.mapEntryCount = UInt32(entries.count)
         specialization.pMapEntries = UnsafePointer(arena.pointer(to: entries))
-        specialization.dataSize = boolSize * values.count
+        specialization.dataSize = wordSize * values.count
         specialization.pData = UnsafeRawPointer(arena.pointer(to: values))
         let specializationPointer = UnsafePointer(arena.pointer(to: specialization))
         let stages = [(VK_SHADER_STAGE_VERTEX_BIT, vertex), (VK_SHADER_STAGE_FRAGMENT_BIT, fragment)].map { stage, module in

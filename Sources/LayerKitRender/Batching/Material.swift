@@ -1,0 +1,113 @@
+/// What a draw's fragments must compute: which paints its batch may use and how much coverage math it
+/// needs. The backend draws each batch with the layer shader specialized to its material
+/// (`layer_quad.frag`, specialization constants 2 and 3), so a flat opaque rectangle samples no texture
+/// and evaluates no rounded rect, and an opaque draw that needs no coverage keeps early depth testing
+/// (nothing can discard it).
+///
+/// A batch's material is the join of its draws' (`joined(with:)`): draws of different materials still
+/// share a draw call, which then runs the paints and coverage any of them needs (the shader still reads
+/// each draw's flags inside what its material allows). Materials change cost, never pixels.
+package struct Material: Hashable, Sendable, CustomStringConvertible {
+    /// The paints a batch may use.
+    package struct Paint: OptionSet, Hashable, Sendable {
+        package let rawValue: UInt32
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// Samples the batch's texture.
+        package static let textured = Paint(rawValue: 1 << 0)
+        /// Samples with texture coordinates clamped to a rect (an image in an atlas page).
+        package static let clampedUV = Paint(rawValue: 1 << 1)
+        /// Evaluates a gradient from stops in the instance buffer.
+        package static let gradient = Paint(rawValue: 1 << 2)
+        /// Debug views (fragment counting, overdraw heat map).
+        package static let debug = Paint(rawValue: 1 << 3)
+    }
+
+    /// How much coverage the fragments compute.
+    package enum Coverage: UInt32, Comparable, Sendable {
+        /// None: every fragment the rasterizer produces is fully covered (a square-cornered, hard-edged
+        /// quad within its shape, no border, no clip).
+        case none = 0
+        /// The shape's rounded rect, antialiased or hard.
+        case shape = 1
+        /// The shape, its border ring and its analytic clip.
+        case shapeBorderClip = 2
+
+        package static func < (lhs: Coverage, rhs: Coverage) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    package var paint: Paint
+    package var coverage: Coverage
+
+    package init(paint: Paint, coverage: Coverage) {
+        self.paint = paint
+        self.coverage = coverage
+    }
+
+    /// Everything the layer shader does (stencil clip shapes, and anything no material names).
+    package static let general = Material(paint: [.textured, .clampedUV, .gradient, .debug], coverage: .shapeBorderClip)
+
+    /// The material `instance` needs.
+    package init(_ instance: LayerInstance) {
+        let flags = instance.flags
+        if flags.contains(.countFragments) || flags.contains(.overdrawHeatMap) {
+            self = .general
+            return
+        }
+        var paint: Paint = []
+        if flags.contains(.textured) { paint.insert(.textured) }
+        if flags.contains(.clampUV) { paint.insert(.clampedUV) }
+        if flags.contains(.gradient) { paint.insert(.gradient) }
+        let coverage: Coverage
+        if flags.contains(.border) || flags.contains(.clip) {
+            coverage = .shapeBorderClip
+        } else if flags.contains(.antialiasEdges) || flags.contains(.pieceCorners) || instance.shapeRadii != .zero
+                    || !Self.quad(instance.quad, liesWithin: instance.shape) {
+            coverage = .shape
+        } else {
+            coverage = .none
+        }
+        self.init(paint: paint, coverage: coverage)
+    }
+
+    /// The material `item` needs: its instance's, or the whole shader for a stencil clip shape (its
+    /// pipeline discards outside the shape).
+    package init(_ item: DrawItem) {
+        self = item.stencilCommand == nil ? Material(item.instance) : .general
+    }
+
+    /// The material of a batch of `items` (indices into `all`): the join of theirs.
+    package init<Indices: Sequence<Int>>(of items: Indices, in all: [DrawItem]) {
+        var material: Material?
+        for index in items {
+            let own = Material(all[index])
+            material = material.map { $0.joined(with: own) } ?? own
+        }
+        self = material ?? Material(paint: [], coverage: .none)
+    }
+
+    /// With a hard edge the shader's coverage is a step at the pixel centre, the rasterizer's own
+    /// decision, so a quad inside its shape is covered wherever it produces fragments.
+    private static func quad(_ quad: SIMD4<Float>, liesWithin shape: SIMD4<Float>) -> Bool {
+        quad.x >= shape.x && quad.y >= shape.y && quad.z <= shape.z && quad.w <= shape.w
+    }
+
+    /// The material of a batch holding draws of both.
+    package func joined(with other: Material) -> Material {
+        Material(paint: paint.union(other.paint), coverage: max(coverage, other.coverage))
+    }
+
+    package var description: String {
+        var parts: [String] = []
+        if paint.contains(.textured) { parts.append("textured") }
+        if paint.contains(.clampedUV) { parts.append("clamped uv") }
+        if paint.contains(.gradient) { parts.append("gradient") }
+        if paint.contains(.debug) { parts.append("debug") }
+        if parts.isEmpty { parts.append("flat") }
+        switch coverage {
+        case .none: break
+        case .shape: parts.append("shape coverage")
+        case .shapeBorderClip: parts.append("shape, border and clip coverage")
+        }
+        return parts.joined(separator: ", ")
+    }
+}
