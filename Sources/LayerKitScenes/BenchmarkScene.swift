@@ -3,7 +3,8 @@ import LayerKit
 
 /// A benchmark scene: a layer tree that shows the same picture, with the same work per frame, as the
 /// engine-neutral definition in `bench/SCENES.md` (city, stack, translucent, groups, groups_live) or as
-/// LayerKit's own render-graph issue defines it (cube, big), or LayerKit's content work (gradients).
+/// LayerKit's own render-graph issue defines it (cube, big), or LayerKit's content work (gradients), or the
+/// peers' calibration scene (empty).
 ///
 /// Every scene is defined on a 1280×720-pixel window at scale 1 (`BenchmarkScenes.windowSize`), cleared to
 /// opaque black by the host, and driven by `t`, the seconds since the first frame. A scene is built with
@@ -56,7 +57,7 @@ public enum BenchmarkScenes {
     /// Every scene, in SCENES.md's order, then LayerKit's own.
     public static let all: [any BenchmarkScene.Type] = [
         CityScene.self, StackScene.self, TranslucentScene.self, GroupsScene.self, LiveGroupsScene.self,
-        CubeScene.self, BigScene.self, GradientsScene.self,
+        CubeScene.self, BigScene.self, GradientsScene.self, EmptyScene.self,
     ]
 
     /// The scene type named `name` (SCENES.md's names: `city`, `groups_live`, …), or nil.

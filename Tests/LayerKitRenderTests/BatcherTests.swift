@@ -93,7 +93,8 @@ final class BatcherTests: XCTestCase {
 
     func testDepthOrderedPassDrawsOpaqueItemsFirstFrontToBackThenTheRest() {
         let scene = TinyScene()
-        scene.layer(CGRect(x: 0, y: 0, width: 64, height: 64), TinyScene.red)        // 0: opaque
+        // 0: opaque, one column short of the 64×64 target so it stays a draw (not the clear)
+        scene.layer(CGRect(x: 0, y: 0, width: 63, height: 64), TinyScene.red)
         scene.layer(CGRect(x: 8, y: 8, width: 16, height: 16), TinyScene.halfRed)   // 1: translucent
         scene.layer(CGRect(x: 40, y: 40, width: 16, height: 16), TinyScene.green)   // 2: opaque
         var compiler = DrawListCompiler()

@@ -26,14 +26,14 @@ final class BenchmarkSceneTests: XCTestCase {
 
     func testEveryNamedSceneIsInTheCatalogue() {
         XCTAssertEqual(BenchmarkScenes.all.map { $0.name }, ["city", "stack", "translucent", "groups", "groups_live", "cube", "big",
-                                                          "gradients"])
+                                                          "gradients", "empty"])
         XCTAssertEqual(BenchmarkScenes.scene(named: "groups_live").map(ObjectIdentifier.init), ObjectIdentifier(LiveGroupsScene.self))
         XCTAssertNil(BenchmarkScenes.scene(named: "groups-live"))
     }
 
     func testSceneLayerCountsMatchTheirDefinitions() {
         let expected: [String: Int] = ["city": 6_000, "stack": 64, "translucent": 2_000, "groups": 1_200, "groups_live": 1_200,
-                                       "cube": 11, "big": 100_000, "gradients": 1_000]
+                                       "cube": 11, "big": 100_000, "gradients": 1_000, "empty": 1]
         for type in BenchmarkScenes.all {
             let scene = type.init(startTime: 1000)
             XCTAssertEqual(scene.layerCount, expected[type.name], type.name)
@@ -120,26 +120,51 @@ final class BenchmarkSceneTests: XCTestCase {
         }
     }
 
+    func testEmptySceneMovesItsRectangleAcrossTheWindow() throws {
+        let frames = SceneFrames(EmptyScene.self)
+        for t in [0.0, 3.25, 12.5] {
+            let graph = frames.graph(at: t)
+            let item = try XCTUnwrap(graph.passes.last?.items.first)
+            // x = (100 t) mod 1180 by SCENES.md's mod, worked out: 0, 325, 1250 − 1180 = 70.
+            let x = ["0.0": 0.0, "3.25": 325.0, "12.5": 70.0]["\(t)"]!
+            XCTAssertLessThanOrEqual(graph.bestMatch(Self.rotatedCorners(topLeft: SIMD2(x, 310), size: SIMD2(100, 100), angle: 0)) { _ in true },
+                                     tolerance, "t = \(t)")
+            XCTAssertEqual(item.instance.color, SIMD4(1, 1, 1, 1))
+        }
+    }
+
+    /// Materials pay only for what the scenes' draws need: city's opaque hard-edged images sample and
+    /// compute no coverage (stack draws nothing: its top layer is the clear), translucent's rounded antialiased rects compute
+    /// their shape's coverage and sample nothing, gradients evaluate stops without coverage.
+    func testSceneBatchesRunTheMaterialsTheirDrawsNeed() {
+        let expected: [(any BenchmarkScene.Type, Material)] = [
+            (CityScene.self, Material(paint: [.textured], coverage: .none)),
+            (TranslucentScene.self, Material(paint: [], coverage: .shape)),
+            (EmptyScene.self, Material(paint: [], coverage: .none)),
+        ]
+        for (type, material) in expected {
+            let graph = SceneFrames(type).graph(at: 1.5)
+            let batches = graph.passes.last?.batches ?? []
+            XCTAssertFalse(batches.isEmpty, type.name)
+            for batch in batches { XCTAssertEqual(batch.material, material, type.name) }
+        }
+    }
+
     func testStackTopColorCyclesAndHiddenLayersKeepTheirColors() throws {
         let frames = SceneFrames(StackScene.self)
         for t in [0.37, 13.91] {
             let graph = frames.graph(at: t)
-            let items = try XCTUnwrap(graph.passes.last?.items)
-            let top = try XCTUnwrap(items.last)
+            let pass = try XCTUnwrap(graph.passes.last)
             let expected = StackScene.topColor(at: t)
             // Straight formula, computed here; alpha 1, so premultiplied is the same.
             let r = 0.5 + 0.5 * sin(2 * .pi * t), g = 0.5 + 0.5 * sin(2 * .pi * (t + 1.0 / 3)), b = 0.5 + 0.5 * sin(2 * .pi * (t + 2.0 / 3))
             XCTAssertEqual(expected, SIMD4(r, g, b, 1))
+            // The top layer covers the window opaquely: it is drawn as the frame's clear, the 63 beneath culled.
+            XCTAssertEqual(pass.clearPaintsLayer, (frames.scene as? StackScene)?.layers[63].layerID)
+            XCTAssertTrue(pass.items.isEmpty)
+            XCTAssertEqual(graph.statistics.quadsCulledOccluded, 63)
             for (channel, value) in [r, g, b, 1].enumerated() {
-                XCTAssertEqual(Double(top.instance.color[channel]), value, accuracy: 1e-3, "top colour channel \(channel) at t = \(t)")
-            }
-            XCTAssertLessThanOrEqual(graph.bestMatch(Self.rotatedCorners(topLeft: .zero, size: SIMD2(1280, 720), angle: 0)) { $0 == top },
-                                     tolerance)
-            for item in items.dropLast() {
-                let color = item.instance.color
-                let j = Int((Double(color.x) * 255 / 4).rounded())
-                XCTAssertTrue((0..<63).contains(j), "hidden layer colour \(color)")
-                XCTAssertEqual(color, SIMD4<Float>(Float(4 * j) / 255, Float(255 - 4 * j) / 255, 128.0 / 255, 1), "hidden layer \(j)")
+                XCTAssertEqual(Double(pass.clearColor[channel]), value, accuracy: 1e-3, "top colour channel \(channel) at t = \(t)")
             }
         }
     }

@@ -23,13 +23,16 @@ final class OcclusionCullerTests: XCTestCase {
             top = scene.layer(full, CGColor(red: CGFloat(j) / 64, green: 0.5, blue: 0.25, alpha: 1))
         }
         let graph = scene.compiled()
-        XCTAssertEqual(graph.framePass.items.count, 1, "\(graph)")
-        XCTAssertEqual(graph.framePass.items.first?.layer, top?.layerID, "the top layer is the one kept")
+        // The top layer is kept, and being opaque, flat and over the whole target, it is the clear.
+        XCTAssertEqual(graph.framePass.items.count, 0, "\(graph)")
+        XCTAssertEqual(graph.framePass.clearPaintsLayer, top?.layerID, "the top layer is the one kept")
+        XCTAssertEqual(graph.framePass.clearColor, SIMD4(63.0 / 64, 0.5, 0.25, 1))
         XCTAssertEqual(graph.framePass.culled, CullCounts(offTarget: 0, occluded: 63))
         XCTAssertEqual(graph.statistics.quadsCulledOccluded, 63)
+        XCTAssertEqual(graph.statistics.quadsDrawnAsClear, 1)
         XCTAssertEqual(graph.statistics.layersCulled, 63)
         XCTAssertEqual(graph.statistics.layersVisible, 1)
-        XCTAssertEqual(graph.statistics.layerQuads, 1)
+        XCTAssertEqual(graph.statistics.layerQuads, 0)
     }
 
     func testStackSceneCullsItsSixtyThreeHiddenLayers() {
@@ -41,18 +44,21 @@ final class OcclusionCullerTests: XCTestCase {
                                      debugOptions: [])
         producer.reset(root: scene.root.layerID, snapshot: .snapshot(of: scene.root))
         let graph = producer.produceFrame(at: 0.25).graph
-        XCTAssertEqual(graph.framePass.items.count, 1, "\(graph)")
+        XCTAssertEqual(graph.framePass.items.count, 0, "\(graph)")
+        XCTAssertEqual(graph.framePass.clearPaintsLayer, scene.layers[63].layerID, "the top layer paints the clear")
         XCTAssertEqual(graph.statistics.quadsCulledOccluded, 63)
+        XCTAssertEqual(graph.statistics.quadsDrawnAsClear, 1)
         XCTAssertEqual(graph.statistics.layersCulled, 63)
-        XCTAssertEqual(graph.statistics.batches, 1)
+        XCTAssertEqual(graph.statistics.batches, 0)
     }
 
     func testTranslucentTopLayerHidesNothing() {
         let scene = TinyScene()
-        scene.layer(full, TinyScene.blue)
+        let blue = scene.layer(full, TinyScene.blue)
         scene.layer(full, TinyScene.halfRed)
         let graph = scene.compiled()
-        XCTAssertEqual(graph.framePass.items.count, 2)
+        XCTAssertEqual(graph.framePass.items.count, 1, "the translucent layer is drawn")
+        XCTAssertEqual(graph.framePass.clearPaintsLayer, blue.layerID, "over the blue one, drawn as the clear")
         XCTAssertEqual(graph.framePass.culled.total, 0)
     }
 
@@ -208,13 +214,14 @@ final class OcclusionCullerTests: XCTestCase {
 
     func testCulledGraphDescribesWhatItDropped() {
         let scene = TinyScene()
-        for _ in 0..<3 { scene.layer(full, TinyScene.red) }
+        for _ in 0..<2 { scene.layer(full, TinyScene.red) }
+        let top = scene.layer(full, TinyScene.red)
         scene.layer(CGRect(x: 100, y: 0, width: 8, height: 8), TinyScene.red)
         var compiler = DrawListCompiler()
         compiler.depthTesting = true
         XCTAssertEqual(scene.compiled(compiler).description, """
             RenderGraph · 1 pass · 0 offscreen
-            pass 0 · frame → frame 64×64 · 1 item · 1 batch · depth-ordered · culled 1 off-target, 2 occluded
+            pass 0 · frame → frame 64×64 · 0 items · clear paints \(top.layerID) · depth-ordered · culled 1 off-target, 2 occluded
             """)
     }
 }

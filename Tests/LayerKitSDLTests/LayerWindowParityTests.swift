@@ -47,11 +47,13 @@ final class LayerWindowParityTests: LayerWindowTestCase {
         let image = try window.snapshot()
         let statistics = window.lastFrameStatistics
 
-        // Batches: the opaque root and B in one front-to-back batch; then T; the two images (one atlas
-        // page); the stencil push, the green layer inside it, the pop. The hidden red layer is culled.
+        // The root's opaque white covers the window: it is the clear. Batches: B (opaque, front to back);
+        // then T; the two images (one atlas page); the stencil push, the green layer inside it, the pop.
+        // The hidden red layer is culled.
+        XCTAssertEqual(statistics.quadsDrawnAsClear, 1)
         XCTAssertEqual(statistics.batches, 6)
         XCTAssertEqual(statistics.drawCalls, 6)
-        XCTAssertEqual(statistics.instances, 8, "root, T, B, two images, push, green, pop")
+        XCTAssertEqual(statistics.instances, 7, "T, B, two images, push, green, pop")
         XCTAssertEqual(statistics.quadsCulledOccluded, 1)
         XCTAssertEqual(statistics.passes, 1)
 
@@ -67,7 +69,8 @@ final class LayerWindowParityTests: LayerWindowTestCase {
         let headless = renderer.lastFrameStatistics
         XCTAssertEqual(renderer.validationMessages, [])
         for (name, path) in [("batches", \FrameStatistics.batches), ("draw calls", \.drawCalls), ("instances", \.instances),
-                             ("layers visible", \.layersVisible), ("layers culled", \.layersCulled), ("quads culled", \.quadsCulled)] {
+                             ("layers visible", \.layersVisible), ("layers culled", \.layersCulled), ("quads culled", \.quadsCulled),
+                             ("quads drawn as clear", \.quadsDrawnAsClear)] {
             XCTAssertEqual(statistics[keyPath: path], headless[keyPath: path], name)
         }
 

@@ -109,10 +109,12 @@ final class CullingRenderTests: CARendererTestCase {
         let statistics = renderer.lastFrameStatistics
         XCTAssertEqual(statistics.quadsCulledOccluded, 63)
         XCTAssertEqual(statistics.layersCulled, 63)
-        XCTAssertEqual(statistics.drawCalls, 1)
+        // The top layer covers the window opaquely: the frame's clear paints it, no fragment is shaded.
+        XCTAssertEqual(statistics.quadsDrawnAsClear, 1)
+        XCTAssertEqual(statistics.drawCalls, 0)
         XCTAssertEqual(statistics.targetPixels, 1280 * 720)
         let overdraw = try XCTUnwrap(statistics.overdraw, "lavapipe counts fragments")
-        XCTAssertLessThanOrEqual(overdraw, 1.05)
+        XCTAssertEqual(overdraw, 0)
         assertPixels(image, "stack", probes: [Probe("top layer", 640, 360, PixelRGBA(252, 3, 128, 255))])
     }
 
@@ -123,7 +125,8 @@ final class CullingRenderTests: CARendererTestCase {
         // (Lavapipe counts fragment-shader invocations before its depth test, so the rejected fragments
         // still count in `fragmentsShaded` there; the pixels must be the painter's either way.)
         let root = makeRoot()
-        makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), .testBlue, in: root)
+        // One row short of the target, so the backdrop is drawn, not made the clear.
+        makeLayer(CGRect(x: 0, y: 0, width: 64, height: 63), .testBlue, in: root)
         let square = makeLayer(CGRect(x: 8, y: 8, width: 48, height: 48), .testRed, in: root)
         square.transform = CATransform3DMakeRotation(0.05, 0, 0, 1)
         makeLayer(CGRect(x: 20, y: 0, width: 24, height: 64), CGColor(red: 0, green: 1, blue: 0, alpha: 0.5), in: root)
@@ -135,5 +138,25 @@ final class CullingRenderTests: CARendererTestCase {
         XCTAssertEqual(frame.batches.map(\.key.depth), [.opaque, .translucent])
         XCTAssertEqual(frame.drawOrder, [1, 0, 2], "the square before the backdrop, the veil last")
         assertPixels(depth, "depth-ordered vs painter's") { x, y in PixelRGBA(painter, x, y) }
+    }
+
+    func testAnOpaqueRootBackgroundIsTheClearAndDrawsTheSamePixels() throws {
+        // A root with an opaque background over the whole target, a translucent and a rounded layer on it:
+        // the background becomes the frame's clear (no draw), and every pixel equals the frame drawn
+        // without culling (where nothing is promoted), and the worked-out source-over at sample points.
+        let root = makeRoot()
+        root.backgroundColor = .testBlue
+        makeLayer(CGRect(x: 8, y: 8, width: 24, height: 24), CGColor(red: 1, green: 0, blue: 0, alpha: 0.5), in: root)
+        makeLayer(CGRect(x: 36, y: 36, width: 20, height: 20), .testGreen, in: root).cornerRadius = 6
+        let (promoted, statistics, renderer) = try render(root, options: [])
+        let (drawn, _, _) = try render(root, options: .disableCulling)
+        XCTAssertEqual(statistics.quadsDrawnAsClear, 1)
+        XCTAssertEqual(renderer.lastGraph?.passes.last?.clearPaintsLayer, root.layerID)
+        XCTAssertEqual(statistics.layerQuads, 2, "the two layers on it")
+        assertPixels(promoted, "promoted clear vs drawn background") { x, y in PixelRGBA(drawn, x, y) }
+        // Blue under half-transparent red: (0.5·255, 0, 0.5·255) rounded; plain blue outside.
+        assertPixels(promoted, "worked out", tolerance: 1, probes: [Probe("background", 2, 2, PixelRGBA(0, 0, 255, 255)),
+                                                      Probe("red over blue", 20, 20, PixelRGBA(128, 0, 128, 255)),
+                                                      Probe("green", 46, 46, PixelRGBA(0, 255, 0, 255))])
     }
 }

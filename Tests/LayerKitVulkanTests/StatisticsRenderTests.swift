@@ -18,17 +18,18 @@ final class StatisticsRenderTests: CARendererTestCase {
     }
 
     func testSingleFullTargetOpaqueQuadShadesEveryPixelOnceUpToItsDiagonalBlocks() throws {
-        // Unequal sides, so a swapped width and height would show.
-        let root = makeRoot(width: 64, height: 48)
+        // Unequal sides, so a swapped width and height would show; one column of the 65×48 target stays
+        // uncovered, so the quad is drawn rather than made the clear.
+        let root = makeRoot(width: 65, height: 48)
         makeLayer(CGRect(x: 0, y: 0, width: 64, height: 48), .testRed, in: root)
-        let renderer = try makeRenderer(width: 64, height: 48)
+        let renderer = try makeRenderer(width: 65, height: 48)
         renderer.layer = root
         _ = try renderFrame(renderer)
         let statistics = renderer.lastFrameStatistics
         let fragments = try XCTUnwrap(statistics.fragmentsShaded, "lavapipe has pipeline statistics")
         XCTAssertTrue(quadFragments(64, 48).contains(fragments), "\(fragments) fragments for 64×48 pixels")
-        XCTAssertEqual(statistics.targetPixels, 64 * 48)
-        XCTAssertEqual(statistics.overdraw ?? 0, Double(fragments) / 3072, accuracy: 1e-12)
+        XCTAssertEqual(statistics.targetPixels, 65 * 48)
+        XCTAssertEqual(statistics.overdraw ?? 0, Double(fragments) / 3120, accuracy: 1e-12)
         XCTAssertLessThanOrEqual(statistics.overdraw ?? 9, 1.13)
     }
 
@@ -45,18 +46,23 @@ final class StatisticsRenderTests: CARendererTestCase {
         XCTAssertTrue((2 * one.lowerBound...2 * one.upperBound).contains(fragments), "\(fragments): both quads shaded fully, neither culled")
     }
 
-    func testStackWithoutCullingShadesSixtyFourTimesWhatItShadesWithCulling() throws {
+    func testStackWithoutCullingShadesSixtyFourQuadsWhereCullingShadesNone() throws {
+        // With culling the 63 hidden layers are dropped and the top one, opaque and flat over the whole
+        // target, is the frame's clear: nothing is shaded. Without culling, 64 identical quads are.
         let root = makeRoot()
         for j in 0..<64 { makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), CGColor(red: CGFloat(j) / 64, green: 0, blue: 0, alpha: 1), in: root) }
         let renderer = try makeRenderer()
         renderer.layer = root
-        _ = try renderFrame(renderer)
-        let culled = try XCTUnwrap(renderer.lastFrameStatistics.fragmentsShaded)
-        XCTAssertTrue(quadFragments(64, 64).contains(culled), "\(culled): only the top layer is drawn")
+        let culledImage = try renderFrame(renderer)
+        XCTAssertEqual(renderer.lastFrameStatistics.fragmentsShaded, 0, "the top layer is the clear")
+        XCTAssertEqual(renderer.lastFrameStatistics.quadsDrawnAsClear, 1)
         renderer.debugOptions = .disableCulling
-        _ = try renderFrame(renderer, atTime: 1)
-        XCTAssertEqual(renderer.lastFrameStatistics.fragmentsShaded, 64 * culled, "painter's order, no depth test: 64 identical quads")
-        XCTAssertEqual(renderer.lastFrameStatistics.overdraw ?? 0, 64 * Double(culled) / 4096, accuracy: 1e-9)
+        let drawnImage = try renderFrame(renderer, atTime: 1)
+        let all = try XCTUnwrap(renderer.lastFrameStatistics.fragmentsShaded)
+        XCTAssertEqual(all % 64, 0, "painter's order, no depth test: 64 identical quads")
+        XCTAssertTrue(quadFragments(64, 64).contains(all / 64), "\(all / 64) fragments per quad")
+        XCTAssertEqual(renderer.lastFrameStatistics.overdraw ?? 0, Double(all) / 4096, accuracy: 1e-9)
+        assertPixels(culledImage, "clear vs drawn") { x, y in PixelRGBA(drawnImage, x, y) }
     }
 
     func testCountsOfAKnownScene() throws {
@@ -81,14 +87,15 @@ final class StatisticsRenderTests: CARendererTestCase {
         XCTAssertEqual(first.layersCulled, 2, "the backdrop and the off-target layer")
         XCTAssertEqual(first.quadsCulledOccluded, 1)
         XCTAssertEqual(first.quadsCulledOffTarget, 1)
-        XCTAssertEqual(first.layerQuads, 6, "white, composite, two images; red and green in the surface")
+        XCTAssertEqual(first.quadsDrawnAsClear, 1, "white: opaque, flat, over the whole target, first drawn")
+        XCTAssertEqual(first.layerQuads, 5, "composite, two images; red and green in the surface")
         XCTAssertEqual(first.passes, 2)
         XCTAssertEqual(first.offscreenReasons, [.groupOpacity])
-        // Surface: red and green share a batch. Frame, opaque phase: white, then the two opaque images
-        // (one atlas page, one batch); translucent phase: the composite.
-        XCTAssertEqual(first.batches, 1 + 2 + 1)
+        // Surface: red and green share a batch. Frame, opaque phase: the two opaque images (one atlas
+        // page, one batch); translucent phase: the composite.
+        XCTAssertEqual(first.batches, 1 + 1 + 1)
         XCTAssertEqual(first.drawCalls, first.batches)
-        XCTAssertEqual(first.instances, 6)
+        XCTAssertEqual(first.instances, 5)
         XCTAssertEqual(first.imagesUploaded, 1, "the image, once, into the atlas")
         XCTAssertEqual(first.bytesUploaded, 16 * 8 * 4)
         XCTAssertEqual(first.offscreenTargetBytes, 64 * 64 * 4, "a 20×20 surface from the 64-pixel bucket")

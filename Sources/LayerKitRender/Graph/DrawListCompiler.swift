@@ -13,6 +13,9 @@
 ///   its depth (item i of n at (n − i) / (n + 1), so later items are nearer);
 /// - `culled` counts; and the graph's `statistics` (layers, quads, batches, passes) and the atlas
 ///   placements it samples.
+/// With culling on and no debug view, the frame pass's first drawn item that is an opaque flat colour
+/// covering the whole target (a root's background) becomes the pass's clear colour instead of a draw
+/// (`quadsDrawnAsClear`), so it costs no fragment.
 /// Stencil clip commands (`StencilClipCommand`) stay in the frame pass with `stencilClipping` and in
 /// offscreen passes with `surfaceStencilClipping`; other passes lose them (their items drop to level 0,
 /// clipped by their analytic clip alone). Commands are
@@ -121,12 +124,27 @@ package struct DrawListCompiler: Sendable {
             var keptFootprints: [PixelRect] = []
             keptFootprints.reserveCapacity(pass.items.count)
             var culledIndices: [Int] = []
+            // The frame's first item drawn may become its clear (see `drawsAsClear`); not a surface's, whose
+            // target may be shared with other surfaces.
+            var mayPromoteToClear = culling && views.isEmpty && index == frameIndex
             for itemIndex in pass.items.indices {
                 let footprint = footprints[itemIndex]
                 let isCommand = pass.items[itemIndex].stencilCommand != nil
                 let reason: CullReason? = !culling || isCommand ? nil : footprint == nil ? .offTarget : hidden[itemIndex] ? .occluded : nil
                 let layer = pass.items[itemIndex].layer
                 let sampledSurface = pass.items[itemIndex].texture?.surface
+                if reason == nil && mayPromoteToClear {
+                    mayPromoteToClear = false
+                    if Self.drawsAsClear(pass.items[itemIndex], width: width, height: height) {
+                        // Dropped like a culled item (builder indices stay lined up), counted apart.
+                        pass.clearColor = pass.items[itemIndex].instance.color
+                        pass.clearPaintsLayer = layer
+                        statistics.quadsDrawnAsClear += 1
+                        if let layer { visibleLayers.insert(layer) }
+                        culledIndices.append(itemIndex)
+                        continue
+                    }
+                }
                 if let reason {
                     if let layer { culledLayers.insert(layer) }
                     if let surface = sampledSurface { droppedSurfaceReason[surface] = reason }
@@ -254,6 +272,15 @@ package struct DrawListCompiler: Sendable {
     /// Whether `item` may be drawn in the opaque phase of a depth-ordered pass: it paints every pixel it
     /// touches either completely at alpha 1 or not at all (hard straight edges, no corners, border or
     /// clip, not a piece of a split plane), so writing its depth where it paints hides only what it covers.
+    /// Whether `item`, drawn first in a `width`×`height` pass, is an opaque flat colour covering every
+    /// pixel: the pass's clear can paint it instead, at no fragment cost (WebRender promotes such a
+    /// backdrop the same way). Its colour is premultiplied with alpha 1, as a clear colour is.
+    static func drawsAsClear(_ item: DrawItem, width: Int, height: Int) -> Bool {
+        guard isDepthOpaque(item), item.texture == nil, !item.instance.flags.contains(.gradient),
+              let rect = OcclusionCuller.occluderRect(of: item, targetWidth: width, targetHeight: height) else { return false }
+        return rect == PixelRect(x: 0, y: 0, width: width, height: height)
+    }
+
     package static func isDepthOpaque(_ item: DrawItem) -> Bool {
         let instance = item.instance
         return OcclusionCuller.isOpaque(item) && instance.flags.isDisjoint(with: [.antialiasEdges, .border, .clip, .pieceCorners])

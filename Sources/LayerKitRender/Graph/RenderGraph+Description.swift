@@ -72,6 +72,7 @@ extension RenderGraph: CustomStringConvertible {
         line += " · \(pass.items.count) item\(pass.items.count == 1 ? "" : "s")"
         // What the draw-list compiler did, once it has.
         if !pass.batches.isEmpty { line += " · \(pass.batches.count) batch\(pass.batches.count == 1 ? "" : "es")" }
+        if let layer = pass.clearPaintsLayer { line += " · clear paints \(layer)" }
         if pass.depthOrdered { line += " · depth-ordered" }
         if pass.culled.total > 0 { line += " · culled \(pass.culled.offTarget) off-target, \(pass.culled.occluded) occluded" }
         return line

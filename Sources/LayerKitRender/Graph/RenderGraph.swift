@@ -76,6 +76,9 @@ package struct RenderPass: Sendable {
     package var target: RenderTarget
     /// Premultiplied RGBA the target is cleared to.
     package var clearColor: SIMD4<Float>
+    /// The layer whose opaque, target-covering background the compiler made the clear colour instead of
+    /// drawing it (`DrawListCompiler.drawsAsClear`); nil when the clear is the host's.
+    package var clearPaintsLayer: LayerID?
     /// The draws, in painter's order (what the pass looks like is drawing these one after another).
     package var items: [DrawItem]
     /// Why an offscreen pass exists; nil for the frame's pass.

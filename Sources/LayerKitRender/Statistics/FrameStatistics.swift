@@ -21,6 +21,9 @@ public struct FrameStatistics: Equatable, Sendable {
     public var quadsCulledOffTarget = 0
     /// Quads dropped because later opaque quads paint over every pixel of theirs.
     public var quadsCulledOccluded = 0
+    /// Quads drawn as their pass's clear instead: an opaque flat colour covering the whole target beneath
+    /// everything else drawn (a root's background), which then costs no fragment.
+    public var quadsDrawnAsClear = 0
 
     /// Layers the graph builder presented and drew this frame: every visible layer on a full build, only
     /// the changed subtrees on an incremental one (`RetainedFrame`).
@@ -150,7 +153,7 @@ extension FrameStatistics: CustomStringConvertible {
         let overdrawText = overdraw.map { String(format: "%.2f", $0) } ?? "n/a"
         let gpu = gpuTime.map(milliseconds) ?? "n/a"
         return "layers \(layersVisible) visible, \(layersCulled) culled · quads \(layerQuads) drawn, "
-            + "\(quadsCulledOffTarget) off-target, \(quadsCulledOccluded) occluded · draw calls \(drawCalls) · "
+            + "\(quadsCulledOffTarget) off-target, \(quadsCulledOccluded) occluded, \(quadsDrawnAsClear) as clear · draw calls \(drawCalls) · "
             + "instances \(instances) · batches \(batches) · passes \(passes), offscreen \(offscreenPasses)\(reasons) · "
             + "rasterize \(rasterizeHits) hits, \(rasterizeMisses) misses · planes \(planesSorted) sorted, \(planesSplit) split · "
             + "fragments \(fragments) · overdraw \(overdrawText) · uploaded \(imagesUploaded) images, \(bytesUploaded) B · "

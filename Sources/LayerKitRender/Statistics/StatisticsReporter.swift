@@ -74,6 +74,7 @@ package final class StatisticsReporter: @unchecked Sendable {
         result.layerQuads = average(\.layerQuads)
         result.quadsCulledOffTarget = average(\.quadsCulledOffTarget)
         result.quadsCulledOccluded = average(\.quadsCulledOccluded)
+        result.quadsDrawnAsClear = average(\.quadsDrawnAsClear)
         result.drawCalls = average(\.drawCalls)
         result.instances = average(\.instances)
         result.batches = average(\.batches)
