@@ -67,15 +67,15 @@ struct WindowSceneBenchmark {
         defer { window.onFrame = nil }
 
         // Until the render thread has presented a frame of the scene, the statistics are empty or those
-        // of the window's empty root (every scene draws something): wait for the first one.
+        // of the window's empty root (every scene shows a layer, if only as the clear): wait for the first one.
         let firstFrameStart = CACurrentMediaTime()
         var first = window.lastFrameStatistics
-        while first.instances == 0 && CACurrentMediaTime() - firstFrameStart < Self.firstFrameTimeout {
+        while first.layersVisible == 0 && CACurrentMediaTime() - firstFrameStart < Self.firstFrameTimeout {
             try window.run(frames: 1)
             first = window.lastFrameStatistics
         }
         let firstFrameSeconds = CACurrentMediaTime() - firstFrameStart
-        guard first.instances > 0 else {
+        guard first.layersVisible > 0 else {
             throw ValidationError("\(sceneType.name): the window presented no frame within \(Int(Self.firstFrameTimeout)) s")
         }
 
