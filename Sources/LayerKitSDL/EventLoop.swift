@@ -7,7 +7,10 @@ import LayerKitVulkan
 // One iteration: sleep until the display link's next tick; drain and dispatch SDL's events; rethrow an
 // error the render thread reported; call `onFrame` with the tick's time; `CATransaction.flush()` — the
 // implicit commit (changes made by the callbacks reach the render server as one packet) and the delivery
-// of animation callbacks (delegates, completion blocks) posted by the render thread. Before the flush the
+// of animation callbacks (delegates, completion blocks) posted by the render thread. With
+// `commitsOncePerFrame` (the default) the commit waits while the render thread has not taken the last
+// one: the loop may tick faster than frames are drawn, and the changes of those ticks then make one
+// commit, applied once. Before the flush the
 // window publishes what it shows (`HostViewports`), so tiled layers draw the tiles on screen. The loop never draws
 // and never waits for the render thread; frames are produced there at the same rate. When a loop returns,
 // the exit hook that stops rendering before process exit is armed again (`OpenWindows`).
@@ -54,6 +57,12 @@ extension LayerWindow {
         LayerDisplay.redrawAnimatingLayers(at: time)
         // What the window shows, for tiled layers' visibility: the root's frame at the window's scale.
         HostViewports.shared.set(HostViewports.Viewport(rect: rootLayer.frame, scale: rootLayer.contentsScale), root: rootLayer, for: self)
-        CATransaction.flush()
+        if commitsOncePerFrame && server.hasUntakenCommits {
+            // The render thread has not taken the last commit: this tick's changes wait for the next
+            // commit, and only the callbacks it posted are delivered now.
+            AnimationCallbacks.shared.deliverPending()
+        } else {
+            CATransaction.flush()
+        }
     }
 }

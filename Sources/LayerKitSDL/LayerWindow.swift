@@ -77,6 +77,19 @@ public final class LayerWindow {
         didSet { server.setDebugOptions(debugOptions) }
     }
 
+    /// The colour each frame starts from, under the root layer (default transparent black, which a
+    /// window shows as black). A root whose opaque background covers the window costs the same: that
+    /// background is drawn as the clear. A change applies from the next frame.
+    public var clearColor: CGColor = .clear {
+        didSet { server.setClearColor(clearColor.premultipliedRGBA) }
+    }
+
+    /// Whether the loop's implicit commit waits until the render thread has taken the previous one, so
+    /// changes made on several ticks between two drawn frames reach it as one commit (its cost is the
+    /// distinct properties changed, not the ticks). On by default; off, every iteration commits.
+    /// Explicit `CATransaction.begin()`/`commit()` pairs always commit at once.
+    public var commitsOncePerFrame = true
+
     // SDL side (main thread).
     let window: SDLWindowHandle
     let windowID: UInt32

@@ -53,8 +53,9 @@ package struct FrameProducer: Sendable {
         set { compiler.options = newValue }
     }
 
-    /// Commit-apply time since the last frame, in nanoseconds.
+    /// Commit-apply time since the last frame, in nanoseconds, and the packets applied.
     private var commitApplyNanoseconds: UInt64 = 0
+    private var commitsApplied = 0
     /// Layers committed since the last frame (kept only while `flashUpdates` is on).
     private var updatedLayers = Set<LayerID>()
 
@@ -98,6 +99,7 @@ package struct FrameProducer: Sendable {
             for change in packet.changes { updatedLayers.insert(change.layer) }
         }
         commitApplyNanoseconds &+= StageClock.now() &- start
+        commitsApplied += 1
     }
 
     /// Replaces the tree with a snapshot (a new root).
@@ -232,6 +234,8 @@ package struct FrameProducer: Sendable {
         if state.drewTiledContents || state.drewRenderingContext3D { retained = nil }
         let compileEnd = StageClock.now()
         graph.statistics.cpuTime.commitApply = StageClock.seconds(commitApplyNanoseconds)
+        graph.statistics.commitsApplied = commitsApplied
+        commitsApplied = 0
         graph.statistics.cpuTime.animation = StageClock.seconds(state.evaluationNanoseconds)
         graph.statistics.cpuTime.graphBuild = StageClock.seconds((compileStart &- buildStart) &- min(state.evaluationNanoseconds, compileStart &- buildStart))
         graph.statistics.cpuTime.cullAndBatch = StageClock.seconds(compileEnd &- compileStart)

@@ -55,6 +55,8 @@ package final class RenderServer: @unchecked Sendable {
     private var frameRequested = false
     /// Debug options to use from the next frame on (`setDebugOptions`).
     private var pendingDebugOptions: DebugOptions?
+    /// The clear colour to use from the next frame on (`setClearColor`).
+    private var pendingClearColor: SIMD4<Float>?
     /// Prints frame statistics each second when `LK_STATS` asks.
     private let statisticsReporter = StatisticsReporter.fromEnvironment()
     private var renderedCount = 0
@@ -100,6 +102,20 @@ package final class RenderServer: @unchecked Sendable {
         lock.signal()
         lock.unlock()
     }
+
+    /// Clears frames to `rgba` (premultiplied) from the next frame on, which is drawn even if nothing else
+    /// changed. Any thread.
+    package func setClearColor(_ rgba: SIMD4<Float>) {
+        lock.lock()
+        pendingClearColor = rgba
+        frameRequested = true
+        lock.signal()
+        lock.unlock()
+    }
+
+    /// Whether a commit is waiting that the render thread has not taken yet (a host that commits once per
+    /// frame drawn waits for it). Any thread.
+    package var hasUntakenCommits: Bool { !inbox.isEmpty }
 
     /// Draws one more frame even if nothing changed (a window was restored, a snapshot is wanted). Any thread.
     package func setNeedsFrame() {
@@ -154,8 +170,11 @@ package final class RenderServer: @unchecked Sendable {
             frameRequested = false
             let debugOptions = pendingDebugOptions
             pendingDebugOptions = nil
+            let clearColor = pendingClearColor
+            pendingClearColor = nil
             lock.unlock()
             if let debugOptions { producer.debugOptions = debugOptions }
+            if let clearColor { producer.clearColor = clearColor }
             assertOnRenderThread()
             for packet in packets { producer.apply(packet) }
             if let resize {

@@ -21,6 +21,9 @@ public struct FrameStatistics: Equatable, Sendable {
     public var quadsCulledOffTarget = 0
     /// Quads dropped because later opaque quads paint over every pixel of theirs.
     public var quadsCulledOccluded = 0
+    /// Commit packets the render server applied for this frame (a host loop that commits once per frame
+    /// drawn applies at most one).
+    public var commitsApplied = 0
     /// Quads drawn as their pass's clear instead: an opaque flat colour covering the whole target beneath
     /// everything else drawn (a root's background), which then costs no fragment.
     public var quadsDrawnAsClear = 0
@@ -157,7 +160,7 @@ extension FrameStatistics: CustomStringConvertible {
             + "instances \(instances) · batches \(batches) · passes \(passes), offscreen \(offscreenPasses)\(reasons) · "
             + "rasterize \(rasterizeHits) hits, \(rasterizeMisses) misses · planes \(planesSorted) sorted, \(planesSplit) split · "
             + "fragments \(fragments) · overdraw \(overdrawText) · uploaded \(imagesUploaded) images, \(bytesUploaded) B · "
-            + "offscreen targets \(offscreenTargetBytes) B · cpu ms commit \(milliseconds(cpuTime.commitApply)), "
+            + "offscreen targets \(offscreenTargetBytes) B · commits \(commitsApplied) · cpu ms commit \(milliseconds(cpuTime.commitApply)), "
             + "animation \(milliseconds(cpuTime.animation)), build \(milliseconds(cpuTime.graphBuild)), "
             + "cull+batch \(milliseconds(cpuTime.cullAndBatch)), record \(milliseconds(cpuTime.record)) (thread cpu \(milliseconds(cpuTime.recordThreadCPU))) · gpu ms \(gpu)"
     }

@@ -75,6 +75,7 @@ package final class StatisticsReporter: @unchecked Sendable {
         result.quadsCulledOffTarget = average(\.quadsCulledOffTarget)
         result.quadsCulledOccluded = average(\.quadsCulledOccluded)
         result.quadsDrawnAsClear = average(\.quadsDrawnAsClear)
+        result.commitsApplied = average(\.commitsApplied)
         result.drawCalls = average(\.drawCalls)
         result.instances = average(\.instances)
         result.batches = average(\.batches)
