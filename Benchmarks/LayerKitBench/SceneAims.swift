@@ -39,6 +39,8 @@ struct SceneAim {
             [SceneAim(figure: "median_render_thread_ms", limit: 4, inclusive: false,
                       summary: "render-thread CPU per frame with 1,000 of 100,000 layers animating"),
              SceneAim(figure: "idle_frames", limit: 0, inclusive: true, summary: "no frame rendered when nothing changes")]
+        case "ui":
+            [SceneAim(figure: "draw_calls", limit: 20, inclusive: true, summary: "a HUD of ~330 interleaved layers in tens of draw calls")]
         case "gradients":
             [SceneAim(figure: "draw_calls", limit: 4, inclusive: true, summary: "1,000 gradients of three kinds batched with other untextured draws")]
         default:

@@ -118,7 +118,9 @@ final class BatcherTests: XCTestCase {
         var compiler = DrawListCompiler()
         compiler.depthTesting = true
         let pass = scene.compiled(compiler).framePass
-        XCTAssertEqual(pass.batches.map(\.key.depth), [.translucent])
+        // No item can hide another: the pass is drawn in painter's order, without a depth test.
+        XCTAssertFalse(pass.depthOrdered)
+        XCTAssertEqual(pass.batches.map(\.key.depth), [.none])
     }
 
     func testDisableBatchingGivesEveryItemItsOwnDrawCallInPaintersOrder() {

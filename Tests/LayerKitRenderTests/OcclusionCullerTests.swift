@@ -221,7 +221,7 @@ final class OcclusionCullerTests: XCTestCase {
         compiler.depthTesting = true
         XCTAssertEqual(scene.compiled(compiler).description, """
             RenderGraph · 1 pass · 0 offscreen
-            pass 0 · frame → frame 64×64 · 0 items · clear paints \(top.layerID) · depth-ordered · culled 1 off-target, 2 occluded
+            pass 0 · frame → frame 64×64 · 0 items · clear paints \(top.layerID) · culled 1 off-target, 2 occluded
             """)
     }
 }

@@ -38,6 +38,8 @@ extension DrawListCompiler {
             for occluder in index.occluders where occluder.index > builderIndex && occluder.rect.intersects(footprint) {
                 return nil
             }
+            // A pass without opaque draws is painter-ordered: one that turns opaque needs a full compile.
+            guard !depthTesting || index.depthOrdered || !Self.isDepthOpaque(new) else { return nil }
             let phase = depthPhase(of: new, index: index)
             guard phase == depthPhase(of: old, index: index), BatchKey(new, depth: phase) == BatchKey(old, depth: phase),
                   Material(new) == Material(old),  // the batch's material, the join, still covers it

@@ -8,7 +8,7 @@
 ///   hidden under later opaque items (`OcclusionCuller`) — images larger than `maxTextureSize` split
 ///   into tiles (`ImageTiling`), small images moved into the atlas when there is one (`ImageAtlas`),
 ///   and the debug views' quads (`DebugVisualization`);
-/// - `drawOrder` and `batches` (`Batcher`): for the frame pass with `depthTesting`, opaque items first,
+/// - `drawOrder` and `batches` (`Batcher`): for the frame pass with `depthTesting` and an opaque item, opaque items first,
 ///   front to back, with depth writes, then the rest back to front with a depth test, every item carrying
 ///   its depth (item i of n at (n − i) / (n + 1), so later items are nearer);
 /// - `culled` counts; and the graph's `statistics` (layers, quads, batches, passes) and the atlas
@@ -219,7 +219,9 @@ package struct DrawListCompiler: Sendable {
                                                     rasterization: result.rasterization)
             }
             var phases: [DepthPhase]?
-            if index == frameIndex && depthTesting && culling && views.isEmpty {
+            // Depth-ordered only where an opaque item can hide others: without one, the depth test would
+            // only cost each fragment a depth read.
+            if index == frameIndex && depthTesting && culling && views.isEmpty && pass.items.contains(where: Self.isDepthOpaque) {
                 pass.depthOrdered = true
                 let n = pass.items.count
                 phases = pass.items.map { Self.isDepthOpaque($0) ? .opaque : .translucent }

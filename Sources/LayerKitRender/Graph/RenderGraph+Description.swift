@@ -71,7 +71,13 @@ extension RenderGraph: CustomStringConvertible {
         if let reason = pass.reason { line += " · \(reason)" }
         line += " · \(pass.items.count) item\(pass.items.count == 1 ? "" : "s")"
         // What the draw-list compiler did, once it has.
-        if !pass.batches.isEmpty { line += " · \(pass.batches.count) batch\(pass.batches.count == 1 ? "" : "es")" }
+        if !pass.batches.isEmpty {
+            line += " · \(pass.batches.count) batch\(pass.batches.count == 1 ? "" : "es")"
+            // Which shader variants run (`Material`), each once, in first-drawn order.
+            var materials: [Material] = []
+            for batch in pass.batches where !materials.contains(batch.material) { materials.append(batch.material) }
+            line += " [" + materials.map(\.description).joined(separator: "; ") + "]"
+        }
         if let layer = pass.clearPaintsLayer { line += " · clear paints \(layer)" }
         if pass.depthOrdered { line += " · depth-ordered" }
         if pass.culled.total > 0 { line += " · culled \(pass.culled.offTarget) off-target, \(pass.culled.occluded) occluded" }
