@@ -67,7 +67,12 @@ struct LayerKitBench: ParsableCommand {
         let plan = seconds.map { MeasurementPlan(warmUp: .seconds(warmupSeconds), measure: .seconds($0)) }
             ?? MeasurementPlan(warmUp: .frames(warmupFrames), measure: .frames(frames ?? 30))
         let baseline = try baselines.map { try Baselines(contentsOf: URL(fileURLWithPath: $0)) }
-        var renderer: CARenderer?
+        // A fresh renderer for each scene: no figure depends on the scenes run before it.
+        func freshRenderer() throws -> CARenderer {
+            let created = try CARenderer(width: Int(BenchmarkScenes.windowSize.width), height: Int(BenchmarkScenes.windowSize.height))
+            created.clearColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+            return created
+        }
         let outDirectory = try out.map { path -> URL in
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             return URL(fileURLWithPath: path, isDirectory: true)
@@ -80,23 +85,13 @@ struct LayerKitBench: ParsableCommand {
             case .animatedLayers: result = AnimatedLayersBenchmark(layerCount: 10_000, frames: frames ?? 60, fullFrames: fullFrames).run()
             case .commitOneChange: result = CommitCostBenchmark(layerCount: 100_000, repetitions: 200).run()
             case .tiledImage:
-                if renderer == nil {
-                    let created = try CARenderer(width: Int(BenchmarkScenes.windowSize.width), height: Int(BenchmarkScenes.windowSize.height))
-                    created.clearColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
-                    renderer = created
-                }
-                result = TiledImageBenchmark(frames: frames ?? 120, renderer: renderer!, snapshotDirectory: outDirectory).run()
+                result = TiledImageBenchmark(frames: frames ?? 120, renderer: try freshRenderer(), snapshotDirectory: outDirectory).run()
             case let .render(sceneType):
                 if window {
                     result = try WindowSceneBenchmark(sceneType: sceneType, plan: plan, ticksPerSecond: windowHz).run()
                 } else {
-                    if renderer == nil {
-                        let created = try CARenderer(width: Int(BenchmarkScenes.windowSize.width), height: Int(BenchmarkScenes.windowSize.height))
-                        created.clearColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
-                        renderer = created
-                    }
-                    result = RenderSceneBenchmark(sceneType: sceneType, plan: plan, renderer: renderer!, snapshotDirectory: outDirectory,
-                                                  fullFrames: fullFrames).run()
+                    result = RenderSceneBenchmark(sceneType: sceneType, plan: plan, renderer: try freshRenderer(),
+                                                  snapshotDirectory: outDirectory, fullFrames: fullFrames).run()
                 }
             }
             print(json ? result.json : result.text)

@@ -6,14 +6,17 @@ import LayerKitVulkan
 
 /// Runs one benchmark scene headless and reports its counters, median stage times and fps.
 ///
-/// Input: a scene type (`LayerKitScenes`), a measurement plan, and a 1280×720 `CARenderer` cleared to
-/// opaque black. Output: a `BenchmarkResult` with the aims. Three phases on one scene:
-/// 1. *Render thread alone*: the scene's commits go to a `FrameProducer` of this process, which builds
-///    each frame's render graph at the frame's time — the render server's work before the GPU backend,
-///    timed per stage (main-thread commit, render-thread apply, animation evaluation + graph build).
+/// Input: a scene type (`LayerKitScenes`), a measurement plan, and a fresh 1280×720 `CARenderer` cleared
+/// to opaque black (a new one per scene, so no figure depends on the scenes run before). Output: a
+/// `BenchmarkResult` with the aims. Three phases on one scene:
+/// 1. *Graph alone*: the scene's commits go to a `FrameProducer` of this process built for the renderer's
+///    capabilities (depth, stencil, atlas), which builds each frame's render graph at the frame's time —
+///    the render server's work before the GPU backend (main-thread commit, apply, graph build).
 /// 2. *Whole frames*: the same scene through `CARenderer` (`beginFrame(atTime:)`, `render()`,
-///    `endFrame()`), which builds the graph again and executes it with Vulkan, reading the image back as
-///    headless rendering does. Counters come from `lastFrameStatistics`; fps is frames over elapsed time.
+///    `endFrame()`), as an app that keeps the GPU busy renders: no read-back, statistics read without
+///    waiting for the GPU (`lastRecordedFrameStatistics`). Counters, stage times and the render thread's
+///    CPU come from these frames; fps is frames over elapsed time. Then `gpuMeasuredFrames` more frames,
+///    each waited for, give what the GPU measured (fragments, overdraw, GPU time).
 /// 3. *Idle*: `stopMotion()`, one frame to apply it, then a host's loop that renders only when
 ///    `nextFrameTime()` says a frame is due, for `idleSeconds`; the frames it renders are `idle_frames`.
 /// Figures: counters are medians over the measured frames unless named otherwise (`_first_frame`, `_max`,
@@ -25,15 +28,14 @@ import LayerKitVulkan
 /// queries; they print n/a on a device without them (and lavapipe counts fragments in 4×4 blocks, so
 /// they are upper bounds there). Times: `median_commit_ms` (per-frame model updates and `CATransaction.flush()`),
 /// `median_apply_ms` (commit packets into the render tree), `median_graph_build_ms` (animation evaluation
-/// and render graph), and the producer's own split of it, `median_stage_animation_ms`,
-/// `median_stage_graph_build_ms`, `median_stage_cull_batch_ms` — phase 1; `median_stage_record_ms` (the
-/// backend's recording and uploads, wall clock), `median_stage_record_cpu_ms` (the same, the recording
-/// thread's own CPU time: on lavapipe the wall clock also counts the cores its rasterizer threads take
-/// while drawing the previous frame) and `median_begin_frame_ms`,
-/// `median_render_ms` (`CARenderer.render()`: graph build, Vulkan recording, submission, read-back) and
-/// `median_frame_ms` — phase 2; `median_render_thread_ms` = apply + the graph build's thread CPU time
-/// (`median_graph_build_cpu_ms`; phase 1, per frame) + the median record CPU time (phase 2): the render
-/// thread's CPU per frame, what other processes' load on the machine barely moves; `fps` = measured frames /
+/// and render graph) — phase 1; the renderer's own stages per frame, `median_stage_apply_ms`,
+/// `median_stage_animation_ms`, `median_stage_graph_build_ms`, `median_stage_cull_batch_ms`,
+/// `median_stage_record_ms` (the backend's recording and uploads, wall clock), `median_stage_record_cpu_ms`
+/// (the same, the recording thread's own CPU time: on lavapipe the wall clock also counts the cores its
+/// rasterizer threads take while drawing the previous frame), `median_begin_frame_ms`,
+/// `median_render_ms` (`CARenderer.render()`: graph build, Vulkan recording, submission) and
+/// `median_frame_ms` — phase 2; `median_render_thread_ms`: per phase-2 frame, its apply, animation, graph
+/// build, cull-and-batch and record CPU, all on the thread that rendered it; `fps` = measured frames /
 /// their elapsed wall-clock time in phase 2.
 /// With `snapshotDirectory`, the last measured frame is written there as `<scene>.png` (read back after
 /// the timed frames). Frame `t` is SCENES.md's (wall clock since the phase's first frame, at least +1 µs
@@ -46,6 +48,8 @@ struct RenderSceneBenchmark {
     /// Where to write the last measured frame as `<scene>.png`, if anywhere.
     var snapshotDirectory: URL?
     var idleSeconds = 0.25
+    /// Frames after the timed ones whose GPU results (fragments, GPU time) are waited for.
+    static let gpuMeasuredFrames = 5
     /// Phase 1 builds every frame in full (`FrameProducer.retainsFrames` off), for comparison.
     var fullFrames = false
 
@@ -55,8 +59,6 @@ struct RenderSceneBenchmark {
         var build: Double
         /// `build`'s thread CPU time (`StageClock.threadCPUNow`).
         var buildCPU: Double
-        /// The producer's own stage times for the frame (`FrameStatistics.cpuTime`).
-        var stages: FrameStatistics.StageTimes
         /// Layers the producer redrew for the frame (`FrameStatistics.layersRecomputed`).
         var layersRecomputed: Int
     }
@@ -83,7 +85,8 @@ struct RenderSceneBenchmark {
 
         // Phase 1: the render thread's work per frame, without the GPU backend.
         var producer = FrameProducer(builder: RenderGraphBuilder(
-            targetWidth: renderer.pixelWidth, targetHeight: renderer.pixelHeight, viewport: renderer.bounds, scale: renderer.scale))
+            targetWidth: renderer.pixelWidth, targetHeight: renderer.pixelHeight, viewport: renderer.bounds, scale: renderer.scale),
+            capabilities: renderer.capabilities)
         producer.clearColor = SIMD4(0, 0, 0, 1)
         producer.retainsFrames = !fullFrames
         producer.reset(root: scene.root.layerID, snapshot: nil)
@@ -103,7 +106,6 @@ struct RenderSceneBenchmark {
             let t3 = CACurrentMediaTime()
             lastGraph = graph
             return GraphSample(commit: t1 - t0, apply: t2 - t1, build: t3 - t2, buildCPU: StageClock.seconds(cpu3 &- cpu2),
-                               stages: graph.statistics.cpuTime,
                                layersRecomputed: graph.statistics.layersRecomputed)
         }
         let coverage = lastGraph.map(QuadCoverage.measure)
@@ -111,12 +113,16 @@ struct RenderSceneBenchmark {
         lastGraph = nil
         producer.reset(root: nil, snapshot: nil)
 
-        // Phase 2: whole frames through CARenderer.
+        // Phase 2: whole frames through CARenderer, as an app that keeps the GPU busy renders them: no
+        // read-back, and statistics read without waiting for the GPU.
         renderer.layer = scene.root
         _ = sink.take()
+        renderer.readsBack = false
         var offscreenPassesPerFrame: [Int] = []
         var bytesUploadedPerFrame: [Int] = []
-        let frameRun = plan.run { t -> FrameSample in
+        var sceneTime = 0.0
+        func renderFrame(at t: Double) -> (commit: Double, render: Double, frame: Double) {
+            sceneTime = t
             let t0 = CACurrentMediaTime()
             BenchmarkScenes.applyUpdate(scene, at: t)
             renderer.beginFrame(atTime: startTime + t)
@@ -124,14 +130,25 @@ struct RenderSceneBenchmark {
             renderer.render()
             let t2 = CACurrentMediaTime()
             renderer.endFrame()
-            let t3 = CACurrentMediaTime()
-            let statistics = renderer.lastFrameStatistics
+            return (t1 - t0, t2 - t1, CACurrentMediaTime() - t0)
+        }
+        let frameRun = plan.run { t -> FrameSample in
+            let times = renderFrame(at: t)
+            let statistics = renderer.lastRecordedFrameStatistics
             offscreenPassesPerFrame.append(statistics.offscreenPasses)
             bytesUploadedPerFrame.append(statistics.bytesUploaded)
-            return FrameSample(commit: t1 - t0, render: t2 - t1, frame: t3 - t0, statistics: statistics)
+            return FrameSample(commit: times.commit, render: times.render, frame: times.frame, statistics: statistics)
         }
+        // What the GPU measured (fragments, GPU time): frames after the timed ones, each waited for.
+        var measuredByGPU: [FrameStatistics] = []
+        for k in 1...Self.gpuMeasuredFrames {
+            _ = renderFrame(at: sceneTime + 1e-3 * Double(k))
+            measuredByGPU.append(renderer.lastFrameStatistics)
+        }
+        renderer.readsBack = true
         _ = sink.take()
         if let snapshotDirectory {
+            _ = renderFrame(at: sceneTime + 0.1)
             do {
                 let url = snapshotDirectory.appendingPathComponent("\(sceneType.name).png")
                 try renderer.snapshot().pngData().write(to: url)
@@ -164,10 +181,13 @@ struct RenderSceneBenchmark {
         let statistics = frames.map(\.statistics)
         func medianOf(_ values: [Int]) -> Double? { median(values.map(Double.init)) }
         func milliseconds(_ seconds: [Double]) -> Double? { median(seconds).map { $0 * 1000 } }
-        // Render-thread CPU per frame: the producer's stages timed alone (phase 1) plus recording's
-        // thread CPU time (phase 2, where lavapipe's rasterizer threads share the cores with it).
-        let recordCPU = median(statistics.map(\.cpuTime.recordThreadCPU))
-        let renderThread = graphRun.samples.map { $0.apply + $0.buildCPU + (recordCPU ?? 0) }
+        // Render-thread CPU per frame, measured on the thread that rendered each frame (phase 2): apply,
+        // animation, graph build, cull and batch, and recording's thread CPU time (its wall clock also
+        // counts the cores lavapipe's rasterizer threads take while drawing the previous frame).
+        let renderThread = statistics.map { frame in
+            let stages = frame.cpuTime
+            return stages.commitApply + stages.animation + stages.graphBuild + stages.cullAndBatch + stages.recordThreadCPU
+        }
 
         let figures: [(String, Double?)] = [
             ("layers", Double(scene.layerCount)),
@@ -189,8 +209,8 @@ struct RenderSceneBenchmark {
             ("bytes_uploaded_after_first_frame", Double(bytesUploadedPerFrame.dropFirst().reduce(0, +))),
             ("instance_bytes_written", medianOf(statistics.map(\.instanceBytesWritten))),
             ("layers_recomputed", medianOf(graphRun.samples.map(\.layersRecomputed))),
-            ("fragments_shaded", medianOf(statistics.compactMap(\.fragmentsShaded))),
-            ("overdraw", median(statistics.compactMap(\.overdraw))),
+            ("fragments_shaded", medianOf(measuredByGPU.compactMap(\.fragmentsShaded))),
+            ("overdraw", median(measuredByGPU.compactMap(\.overdraw))),
             ("quad_area_x_window", coverage?.perFramePixel),
             ("idle_frames", Double(idleFrames)),
             ("scene_build_ms", buildSeconds * 1000),
@@ -200,15 +220,16 @@ struct RenderSceneBenchmark {
             ("median_graph_build_ms", milliseconds(graphRun.samples.map(\.build))),
             ("median_graph_build_cpu_ms", milliseconds(graphRun.samples.map(\.buildCPU))),
             ("median_render_thread_ms", milliseconds(renderThread)),
-            ("median_stage_animation_ms", milliseconds(graphRun.samples.map(\.stages.animation))),
-            ("median_stage_graph_build_ms", milliseconds(graphRun.samples.map(\.stages.graphBuild))),
-            ("median_stage_cull_batch_ms", milliseconds(graphRun.samples.map(\.stages.cullAndBatch))),
+            ("median_stage_apply_ms", milliseconds(statistics.map(\.cpuTime.commitApply))),
+            ("median_stage_animation_ms", milliseconds(statistics.map(\.cpuTime.animation))),
+            ("median_stage_graph_build_ms", milliseconds(statistics.map(\.cpuTime.graphBuild))),
+            ("median_stage_cull_batch_ms", milliseconds(statistics.map(\.cpuTime.cullAndBatch))),
             ("median_stage_record_ms", milliseconds(statistics.map(\.cpuTime.record))),
-            ("median_stage_record_cpu_ms", recordCPU.map { $0 * 1000 }),
+            ("median_stage_record_cpu_ms", milliseconds(statistics.map(\.cpuTime.recordThreadCPU))),
             ("median_begin_frame_ms", milliseconds(frames.map(\.commit))),
             ("median_render_ms", milliseconds(frames.map(\.render))),
             ("median_frame_ms", milliseconds(frames.map(\.frame))),
-            ("gpu_ms", milliseconds(statistics.compactMap(\.gpuTime))),
+            ("gpu_ms", milliseconds(measuredByGPU.compactMap(\.gpuTime))),
             ("fps", frameRun.elapsed > 0 ? Double(frames.count) / frameRun.elapsed : nil),
         ]
         return BenchmarkResult(scene: sceneType.name, figures: figures, aims: SceneAim.aims(for: sceneType.name))

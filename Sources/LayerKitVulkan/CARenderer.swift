@@ -53,6 +53,19 @@ public final class CARenderer: @unchecked Sendable {
         return statistics
     }
 
+    /// What the last `render()` recorded (`FrameStatistics`) without the GPU's results, so reading it does
+    /// not wait for the GPU (a host that keeps the GPU busy reads this; `lastFrameStatistics` completes it).
+    public var lastRecordedFrameStatistics: FrameStatistics { statistics }
+
+    /// Whether `render()` copies each frame for `snapshot()` (on by default). A host that never reads frames
+    /// back turns it off and saves a copy of the target per frame; `snapshot()` then throws until a frame
+    /// is rendered with it on again.
+    public var readsBack = true
+
+    /// What the renderer's device and target offer (`BackendCapabilities`): what a render server built
+    /// for it uses (benchmarks build frames apart from the renderer with these).
+    package var capabilities: BackendCapabilities { renderer.capabilities }
+
     /// Debug views and switches (`DebugOptions`), from the next `render()` on. Starts from `LK_DEBUG`.
     public var debugOptions: DebugOptions {
         get { producer.debugOptions }
@@ -210,7 +223,7 @@ public final class CARenderer: @unchecked Sendable {
         }
         let counters: FrameCounters
         do {
-            counters = try renderer.render(graph, readback: true)
+            counters = try renderer.render(graph, readback: readsBack)
         } catch {
             producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
             throw error

@@ -56,4 +56,27 @@ final class CARendererSmokeTests: XCTestCase {
         XCTAssertEqual(try first.renderer.snapshot().pixel(x: 5, y: 5).r, 255, "the change applied by nextFrameTime() is drawn")
         XCTAssertEqual(first.renderer.validationMessages + second.renderer.validationMessages, [])
     }
+
+    /// A host that never reads frames back renders without the copy, and reads statistics without
+    /// waiting for the GPU; a frame rendered with read-back again is what `snapshot()` returns.
+    func testFramesRenderedWithoutReadBackCannotBeSnapshotted() throws {
+        let renderer = try CARenderer(width: 16, height: 16)
+        let root = CALayer()
+        root.frame = CGRect(x: 0, y: 0, width: 16, height: 16)
+        root.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        renderer.layer = root
+        renderer.readsBack = false
+        renderer.beginFrame(atTime: 0)
+        renderer.render()
+        renderer.endFrame()
+        XCTAssertNil(renderer.lastRecordedFrameStatistics.gpuTime, "recorded, not yet measured by the GPU")
+        XCTAssertEqual(renderer.lastRecordedFrameStatistics.quadsDrawnAsClear, 1)
+        XCTAssertThrowsError(try renderer.snapshot())
+        renderer.readsBack = true
+        renderer.beginFrame(atTime: 1)
+        renderer.render()
+        renderer.endFrame()
+        XCTAssertEqual(try renderer.snapshot().pixel(x: 8, y: 8).r, 255)
+        XCTAssertEqual(renderer.validationMessages, [])
+    }
 }
