@@ -195,6 +195,13 @@ public final class CARenderer: @unchecked Sendable {
         set { producer.compiler.maxTextureSize = newValue }
     }
 
+    /// Whether groups over opaque, hard-edged children are drawn straight into the frame and resolved by
+    /// the depth test instead of through a surface (on by default; tests of the surface path turn it off).
+    package var resolvesGroupsByDepth: Bool {
+        get { producer.resolvesGroupsByDepth }
+        set { producer.resolvesGroupsByDepth = newValue }
+    }
+
     /// Whether frames patch the last one where they can (on by default; `FrameProducer.retainsFrames`).
     /// Tests compare patched frames with a renderer that builds every frame in full.
     package var retainsFrames: Bool {

@@ -27,7 +27,7 @@ final class RetainedFrameTests: XCTestCase {
         var patchedFrames = 0
 
         init(width: Int, height: Int, depthTesting: Bool = false, stencilClipping: Bool = false, cachesGroups: Bool = true,
-             build: (CALayer) -> Void) {
+             resolvesGroupsByDepth: Bool = true, build: (CALayer) -> Void) {
             CATransaction.flush()
             root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
             root.anchorPoint = .zero
@@ -41,6 +41,7 @@ final class RetainedFrameTests: XCTestCase {
                 producer.compiler.depthTesting = depthTesting
                 producer.compiler.stencilClipping = stencilClipping
                 producer.builder.cachesGroups = cachesGroups
+                producer.resolvesGroupsByDepth = resolvesGroupsByDepth
                 producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
                 return producer
             }
@@ -461,7 +462,10 @@ final class RetainedFrameTests: XCTestCase {
 
     func testChangesInsideSurfacesRedrawTheirSubtreeIntoTheSurfacesPassOnly() {
         var scene = OffscreenScene()
-        let pair = Pair(width: 200, height: 100, depthTesting: true, cachesGroups: false) { root in scene = scene.build(root) }
+        // Groups through surfaces: how a change inside one redraws its pass is what this test checks.
+        let pair = Pair(width: 200, height: 100, depthTesting: true, cachesGroups: false, resolvesGroupsByDepth: false) { root in
+            scene = scene.build(root)
+        }
         let first = pair.frame(at: 1)
         // Passes: the page with both groups, the mask, the masked content, the frame.
         XCTAssertEqual(first.passes.map(\.reason), [.groupOpacity, .mask, .mask, nil])
@@ -523,7 +527,8 @@ final class RetainedFrameTests: XCTestCase {
         var mover: CALayer!
         var rasterized: CALayer!
         var group: CALayer!
-        let pair = Pair(width: 200, height: 100, depthTesting: true) { root in
+        // Groups through cached bitmaps, not resolved by depth: the cache's books are what this test checks.
+        let pair = Pair(width: 200, height: 100, depthTesting: true, resolvesGroupsByDepth: false) { root in
             for k in 0..<20 {
                 let still = CALayer()
                 still.frame = CGRect(x: 5 * CGFloat(k), y: 92, width: 4, height: 4)

@@ -41,9 +41,14 @@ class CARendererTestCase: XCTestCase {
     /// validation messages are checked when the test ends.
     func makeRenderer(width: Int = 64, height: Int = 64, scale: CGFloat = 1) throws -> CARenderer {
         let renderer = try CARenderer(width: width, height: height, scale: scale)
+        renderer.resolvesGroupsByDepth = resolvesGroupsByDepth
         renderers.append(renderer)
         return renderer
     }
+
+    /// Whether the renderers of this test class resolve groups over opaque children by depth (the
+    /// default); classes that test group surfaces, their cache and their pools turn it off.
+    var resolvesGroupsByDepth: Bool { true }
 
     /// Renders one frame of what `renderer` shows, at time `t`, and reads it back.
     func renderFrame(_ renderer: CARenderer, atTime t: CFTimeInterval = 0) throws -> CGImage {

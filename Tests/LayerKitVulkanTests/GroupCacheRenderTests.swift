@@ -10,6 +10,9 @@ import XCTest
 /// [12, 52)², blue [24, 64)² in group space, the top child wins; the group fades that by 0.5, so a pixel
 /// is (top child's colour × 0.5, alpha 0.5), clear outside the children.
 final class GroupCacheRenderTests: CARendererTestCase {
+    /// Groups over opaque children go through surfaces here: cached group surfaces are what this class tests.
+    override var resolvesGroupsByDepth: Bool { false }
+
     /// A 64 × 64 group at opacity 0.5 with SCENES.md's three children, its top-left at `origin`.
     @discardableResult
     private func scenesGroup(at origin: CGPoint, in root: CALayer) -> (group: CALayer, children: [CALayer]) {

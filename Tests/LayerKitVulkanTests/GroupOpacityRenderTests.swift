@@ -6,6 +6,9 @@ import XCTest
 /// its subtree composited first, then faded; expectations are the premultiplied source-over arithmetic
 /// worked out per region, and the offscreen passes each scene needs are counted by hand.
 final class GroupOpacityRenderTests: CARendererTestCase {
+    /// Groups over opaque children go through surfaces here: group-opacity surfaces are what this class tests.
+    override var resolvesGroupsByDepth: Bool { false }
+
     func testTranslucentChildrenAreFadedAsOneGroup() throws {
         // Over opaque green, a group at 0.5 holds opaque red (16, 16)..<(40, 40) under half-transparent
         // blue (24, 24)..<(48, 48). Group: blue over red = (0.5, 0, 0.5, 1) in the overlap; faded by 0.5

@@ -7,6 +7,9 @@ import XCTest
 /// and the allocation retried; when that is not enough the frame still renders, degraded, with a
 /// diagnostic.
 final class MemoryPressureRenderTests: CARendererTestCase {
+    /// Groups over opaque children go through surfaces here: surfaces under memory pressure are what this class tests.
+    override var resolvesGroupsByDepth: Bool { false }
+
     /// A group (0.5) at (16, 16) of opaque red [0, 24)² under opaque blue [8, 32)².
     @discardableResult
     private func overlappingGroup(in root: CALayer, side: CGFloat = 24) -> CALayer {

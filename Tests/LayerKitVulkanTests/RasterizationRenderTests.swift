@@ -12,6 +12,9 @@ import XCTest
 /// green (0.25, 0.5, 0.25, 1); red alone (0.5, 0.5, 0, 1); blue alone (0, 0, 0.25, 0.25) over green
 /// = (0, 0.75, 0.25, 1); white (0.5, 1, 0.5, 1).
 final class RasterizationRenderTests: CARendererTestCase {
+    /// Groups over opaque children go through surfaces here: surfaces and caches are what this class tests.
+    override var resolvesGroupsByDepth: Bool { false }
+
     private func makeScene() -> (root: CALayer, group: CALayer, blue: CALayer) {
         let root = makeRoot()
         makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), .testGreen, in: root)

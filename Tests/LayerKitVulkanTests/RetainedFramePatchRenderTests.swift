@@ -13,6 +13,9 @@ import XCTest
 /// enough to patch — a still radial gradient of 2 colors at (44, 2) 16 × 16, and an axial gradient of
 /// 3 colors at (0, 2) 16 × 16 sliding x by 20 · (t − 1000) over [1000, 1001].
 final class RetainedFramePatchRenderTests: CARendererTestCase {
+    /// Groups over opaque children go through surfaces here: patches of group surfaces among others are what this class tests.
+    override var resolvesGroupsByDepth: Bool { false }
+
     private static let stride = 256
     private static let wordStride = 16
 

@@ -6,6 +6,9 @@ import XCTest
 /// Packed offscreen surfaces on the GPU: sibling groups drawn in one shared pass, nested groups in
 /// dependency order, each composite showing exactly its own sub-rectangle.
 final class SurfacePackingRenderTests: CARendererTestCase {
+    /// Groups over opaque children go through surfaces here: packed group surfaces are what this class tests.
+    override var resolvesGroupsByDepth: Bool { false }
+
     /// A group at `origin` (opacity 0.5) with opaque `bottom` at (0, 0) and opaque `top` at (d, d), both
     /// `side` × `side`.
     @discardableResult

@@ -52,6 +52,10 @@ package enum DepthPhase: Hashable, Sendable {
     case opaque
     /// Everything else, back to front, after the opaque draws: depth test LESS, no depth write.
     case translucent
+    /// The draws of a group resolved by depth (`DrawItem.depthGroup`), among the translucent ones in
+    /// painter's order, each group's front to back: depth test LESS with depth writes and source-over,
+    /// so a child hidden by a sibling of its group paints nothing there, as in the group's composite.
+    case resolvedGroup
 }
 
 /// One instanced draw call: `key` and a contiguous run `range` of the pass's `drawOrder`, drawn with

@@ -66,7 +66,7 @@ package struct Batcher {
         // the last stencil clip command (`wall`).
         var wall = building.count
         for index in items.indices where phases?[index] != .opaque {
-            let key = BatchKey(items[index], depth: phases == nil ? .none : .translucent)
+            let key = BatchKey(items[index], depth: phases?[index] ?? .none)
             let footprint = footprints[index]
             if key.stencilCommand != nil {
                 building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))

@@ -129,6 +129,10 @@ package struct DrawItem: Equatable, Sendable {
     /// The gradient the item paints (its instance has `Flags.gradient`): the backend writes its stops
     /// beside the frame's instances.
     package var gradient: GradientPaint?
+    /// The group resolved by depth the item belongs to, if any (`DepthPhase.resolvedGroup`): a layer
+    /// with group opacity over opaque children, drawn straight into the frame with its opacity folded
+    /// in, where the depth test lets only the front-most child of the group paint each pixel.
+    package var depthGroup: Int?
 
     package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver, layer: LayerID? = nil,
                  gradient: GradientPaint? = nil) {

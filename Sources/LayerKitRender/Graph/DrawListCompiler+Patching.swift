@@ -38,8 +38,10 @@ extension DrawListCompiler {
             for occluder in index.occluders where occluder.index > builderIndex && occluder.rect.intersects(footprint) {
                 return nil
             }
-            // A pass without opaque draws is painter-ordered: one that turns opaque needs a full compile.
+            // A pass without opaque draws is painter-ordered: one that turns opaque needs a full compile; so
+            // does a draw of a group resolved by depth (its group is drawn front to back).
             guard !depthTesting || index.depthOrdered || !Self.isDepthOpaque(new) else { return nil }
+            guard new.depthGroup == nil, old.depthGroup == nil else { return nil }
             let phase = depthPhase(of: new, index: index)
             guard phase == depthPhase(of: old, index: index), BatchKey(new, depth: phase) == BatchKey(old, depth: phase),
                   Material(new) == Material(old),  // the batch's material, the join, still covers it

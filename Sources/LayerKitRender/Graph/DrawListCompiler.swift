@@ -221,11 +221,15 @@ package struct DrawListCompiler: Sendable {
             var phases: [DepthPhase]?
             // Depth-ordered only where an opaque item can hide others: without one, the depth test would
             // only cost each fragment a depth read.
-            if index == frameIndex && depthTesting && culling && views.isEmpty && pass.items.contains(where: Self.isDepthOpaque) {
+            if index == frameIndex && depthTesting && culling && views.isEmpty
+                && pass.items.contains(where: { Self.isDepthOpaque($0) || $0.depthGroup != nil }) {
                 pass.depthOrdered = true
                 let n = pass.items.count
-                phases = pass.items.map { Self.isDepthOpaque($0) ? .opaque : .translucent }
+                phases = pass.items.map { $0.depthGroup != nil ? .resolvedGroup : Self.isDepthOpaque($0) ? .opaque : .translucent }
                 for i in pass.items.indices { pass.items[i].instance.depth = Float(n - i) / Float(n + 1) }
+                if Self.drawGroupsFrontToBack(&pass.items, footprints: &footprints, phases: &phases!) {
+                    compileIndex = nil  // builder indices no longer line up
+                }
             }
             if let atlas {
                 // Runs of items usually show one image: look each run's placement up once.
@@ -274,6 +278,30 @@ package struct DrawListCompiler: Sendable {
     /// Whether `item` may be drawn in the opaque phase of a depth-ordered pass: it paints every pixel it
     /// touches either completely at alpha 1 or not at all (hard straight edges, no corners, border or
     /// clip, not a piece of a split plane), so writing its depth where it paints hides only what it covers.
+    /// Reverses each run of draws of one group resolved by depth (`DrawItem.depthGroup`), with their
+    /// footprints and phases, after their depths were given in painter's order: the front-most child
+    /// then writes its depth first. Returns whether anything moved.
+    private static func drawGroupsFrontToBack(_ items: inout [DrawItem], footprints: inout [PixelRect], phases: inout [DepthPhase]) -> Bool {
+        var moved = false
+        var start = 0
+        while start < items.count {
+            guard let group = items[start].depthGroup else {
+                start += 1
+                continue
+            }
+            var end = start + 1
+            while end < items.count && items[end].depthGroup == group { end += 1 }
+            if end - start > 1 {
+                items[start..<end].reverse()
+                footprints[start..<end].reverse()
+                phases[start..<end].reverse()
+                moved = true
+            }
+            start = end
+        }
+        return moved
+    }
+
     /// Whether `item`, drawn first in a `width`×`height` pass, is an opaque flat colour covering every
     /// pixel: the pass's clear can paint it instead, at no fragment cost (WebRender promotes such a
     /// backdrop the same way). Its colour is premultiplied with alpha 1, as a clear colour is.

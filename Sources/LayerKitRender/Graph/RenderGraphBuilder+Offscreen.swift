@@ -9,8 +9,12 @@ import LayerKit
 /// composite quad sampling a surface whose pass is appended to the graph before the parent's.
 /// Rules:
 /// - Group opacity folds when the subtree has at most one visible draw, or when no two draws share a
-///   pixel (`OffscreenDecision.anyOverlap`); otherwise the subtree goes to a surface (reason
-///   `groupOpacity`) composited once at the group's opacity. `allowsGroupOpacity == false` never
+///   pixel (`OffscreenDecision.anyOverlap`). Overlapping draws that are all opaque and hard-edged
+///   (`DrawListCompiler.isDepthOpaque`), of a group drawn straight into a depth-ordered frame
+///   (`resolvesGroupsByDepth`, not inside another isolated layer or a 3D rendering context), fold too,
+///   marked as one `depthGroup`: drawn front to back with depth writes, each pixel shows the front-most
+///   child at the group's opacity — the group's composite, exactly, without a surface. Otherwise the
+///   subtree goes to a surface (reason `groupOpacity`) composited once at the group's opacity. `allowsGroupOpacity == false` never
 ///   isolates for opacity: the opacity multiplies down into every draw.
 /// - A mask: the masked layer's subtree goes to one surface, the mask layer's subtree (placed in the
 ///   masked layer's bounds space, as its superlayer space, at the masked layer's time) to another, and a
@@ -87,6 +91,18 @@ extension RenderGraphBuilder {
         let footprints = grouped && content.count > 1 ? footprintsOf(content) : []
         let visible = footprints.compactMap { $0 }
         if visible.count > 1 && OffscreenDecision.anyOverlap(visible) {
+            // Opaque, hard-edged children straight in the frame: the depth test keeps the front-most.
+            if context.groupsResolveByDepth && context.isolationDepth == 1 && content.allSatisfy(DrawListCompiler.isDepthOpaque) {
+                let fade = Float(outerOpacity)
+                let group = context.nextDepthGroup
+                context.nextDepthGroup += 1
+                for var item in content {
+                    item.instance.color *= fade
+                    item.depthGroup = group
+                    items.append(item)
+                }
+                return
+            }
             // A small group is drawn whole (its off-target part costs little) so its surface can share a
             // target; a large one only where visible.
             let whole = union(content.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight,

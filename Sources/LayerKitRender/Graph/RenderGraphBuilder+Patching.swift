@@ -90,6 +90,7 @@ extension RenderGraphBuilder {
         var context = VisitContext(tree: tree, animations: animations, time: time)
         context.generation = generation
         context.isPatching = true
+        context.groupsResolveByDepth = resolvesGroupsByDepth
         // Where packed surfaces went, for draws that sample them (looked up once, when a root has surfaces).
         var placements: [SurfaceID: SurfacePacker.Placement]?
         for (start, node) in roots {

@@ -45,6 +45,10 @@ package struct RenderGraphBuilder {
     /// Whether group-opacity surfaces whose subtree stays the same are cached across frames
     /// (`RasterizationCache+Groups.swift`).
     package var cachesGroups = true
+    /// Whether a group over opaque children may be drawn straight into the frame and resolved by the
+    /// depth test instead of a surface (`DrawItem.depthGroup`): only when the compiler depth-orders the
+    /// frame pass (`FrameProducer` keeps it so).
+    package var resolvesGroupsByDepth = false
 
     package init(targetWidth: Int, targetHeight: Int, viewport: CGRect, scale: CGFloat) {
         self.targetWidth = targetWidth
@@ -113,6 +117,7 @@ package struct RenderGraphBuilder {
             tileFades.beginFrame()
             var context = VisitContext(tree: tree, animations: animations, time: time)
             context.generation = generation
+            context.groupsResolveByDepth = resolvesGroupsByDepth
             let (presentedRoot, rootTime) = presented(rootNode, parentTime: time, context: &context)
             visitRecorded(rootNode, presented: presentedRoot, localTime: rootTime, parent: nil, parentSpace: rootToPixels, opacity: 1,
                           clip: nil, contentsFlipped: false, context: &context, into: &items)
@@ -192,6 +197,11 @@ package struct RenderGraphBuilder {
         var isPatching = false
         /// The cache entries hit and the groups the cache found settled or not (`RasterizationCache.Uses`).
         var cacheUses = RasterizationCache.Uses()
+        /// Whether a group met now may be resolved by depth: the builder allows it and the visit is not
+        /// inside a 3D rendering context (whose planes are sorted, not depth-tested).
+        var groupsResolveByDepth = false
+        /// The next group number resolved by depth (`DrawItem.depthGroup`).
+        var nextDepthGroup = 0
     }
 
     /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the

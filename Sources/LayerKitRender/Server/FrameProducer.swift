@@ -39,6 +39,9 @@ package struct FrameProducer: Sendable {
     /// Whether frames patch the last one where they can (see the type's contract); false builds every
     /// frame in full.
     package var retainsFrames = true
+    /// Whether groups over opaque children are resolved by depth in the frame where the compiler
+    /// depth-orders it (`RenderGraphBuilder.resolvesGroupsByDepth`); tests of the surface path turn it off.
+    package var resolvesGroupsByDepth = true
 
     /// The last frame, when the next may patch it.
     private var retained: RetainedFrame?
@@ -154,6 +157,9 @@ package struct FrameProducer: Sendable {
         }
         awaitingStart.formUnion(tree.newAnimations)
         tree.newAnimations.removeAll()
+        // Groups are resolved by depth only where the compiler will depth-order the frame pass.
+        builder.resolvesGroupsByDepth = resolvesGroupsByDepth && compiler.depthTesting
+            && compiler.options.isDisjoint(with: DebugOptions.views.union(.disableCulling))
         let changes = tree.takeChanges()
         // Only an edit of one of this tree's layers can add a layer to it or take one away.
         let structureChanged = members.map { !$0.isDisjoint(with: changes.structureEdits) } ?? true

@@ -42,8 +42,11 @@ extension RenderGraphBuilder {
         for member in members {
             let memberParentSpace = CATransform3DConcat(member.parentToContext, parentSpace)
             var memberItems: [DrawItem] = []
+            let resolvedByDepth = context.groupsResolveByDepth
+            context.groupsResolveByDepth = false  // planes are sorted and split, not depth-tested
             visit(member.node, localTime: member.localTime, parentSpace: memberParentSpace, opacity: member.opacity, clip: clip,
                   contentsFlipped: member.contentsFlipped, context: &context, into: &memberItems)
+            context.groupsResolveByDepth = resolvedByDepth
             guard !memberItems.isEmpty else { continue }
             let placement = Self.placement(of: member.node)
             let toClip = PlaneHomography(CATransform3DConcat(CATransform3DConcat(placement, memberParentSpace), pixelToClip))

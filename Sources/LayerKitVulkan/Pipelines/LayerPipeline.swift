@@ -15,7 +15,7 @@ import LayerKitRender
 /// and is drawn with the pipeline for each `DepthPhase`: `.none` no depth test (painter's order),
 /// `.opaque` depth test LESS with depth writes, blending off and partially covered fragments discarded
 /// (specialization constant 0 of layer_quad.frag), `.translucent` depth test LESS without writes,
-/// source-over. Every one of them tests stencil EQUAL the dynamic stencil reference (the draw's clip
+/// source-over, `.resolvedGroup` depth test LESS with depth writes, source-over. Every one of them tests stencil EQUAL the dynamic stencil reference (the draw's clip
 /// level, `StencilClipCommand`) and keeps it. The stencil clip pipelines (`stencilClipPipeline(for:)`)
 /// draw a clip shape into the stencil only: no color, no depth test, fragments outside the shape
 /// discarded (specialization constant 1), stencil EQUAL the reference then incremented (push) or
@@ -315,7 +315,7 @@ final class LayerPipeline {
             var depthState = VkPipelineDepthStencilStateCreateInfo()
             depthState.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO
             depthState.depthTestEnable = VkBool32(depth == .none ? VK_FALSE : VK_TRUE)
-            depthState.depthWriteEnable = VkBool32(depth == .opaque ? VK_TRUE : VK_FALSE)
+            depthState.depthWriteEnable = VkBool32(depth == .opaque || depth == .resolvedGroup ? VK_TRUE : VK_FALSE)
             depthState.depthCompareOp = VK_COMPARE_OP_LESS
             depthState.minDepthBounds = 0
             depthState.maxDepthBounds = 1
