@@ -12,7 +12,7 @@ struct ModelMemoryBenchmark {
 
     func run() -> BenchmarkResult {
         let image = CGImage(width: 4, height: 4, bytesPerRow: 16, premultipliedRGBA: [UInt8](repeating: 255, count: 64), alphaInfo: .noneSkipLast)!
-        _ = LayerChangeLog.shared.drain()
+        _ = LayerChangeLog.current.drain()
         let root = CALayer()
         root.sublayers = nil
         let before = lk_allocated_bytes()
@@ -24,9 +24,9 @@ struct ModelMemoryBenchmark {
             layer.contents = image
             root.addSublayer(layer)
         }
-        let pending = LayerChangeLog.shared.pendingLayerCount
+        let pending = LayerChangeLog.current.pendingLayerCount
         let beforeCommit = lk_allocated_bytes()
-        _ = LayerChangeLog.shared.drain()
+        _ = LayerChangeLog.current.drain()
         let after = lk_allocated_bytes()
         let bytesPerLayer = Double(after - before) / Double(layerCount)
         let withPendingLog = Double(beforeCommit - before) / Double(layerCount)

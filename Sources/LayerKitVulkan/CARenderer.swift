@@ -144,7 +144,7 @@ public final class CARenderer: @unchecked Sendable {
     /// changes and drawings do not.
     public func nextFrameTime() -> CFTimeInterval {
         for packet in inbox.take() { producer.apply(packet) }
-        let waiting = producer.needsFrame || inbox.concerns(anyOf: LayerChangeLog.shared.pendingLayers)
+        let waiting = producer.needsFrame || inbox.concerns(anyOf: LayerChangeLog.current.pendingLayers)
             || inbox.concerns(anyOf: LayerDisplay.layersWithPendingWork)
         return waiting ? CACurrentMediaTime() : .infinity
     }

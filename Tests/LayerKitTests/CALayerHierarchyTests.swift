@@ -411,7 +411,7 @@ final class CALayerHierarchyTests: XCTestCase {
             let owner = named("owner")
             owner.mask = mask
         }
-        _ = LayerChangeLog.shared.drain()
+        _ = LayerChangeLog.current.drain()
         let parent = named("parent")
         let capture = DiagnosticCapture()
         parent.addSublayer(mask)

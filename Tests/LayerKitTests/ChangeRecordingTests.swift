@@ -14,13 +14,13 @@ import XCTest
 final class ChangeRecordingTests: XCTestCase {
     override func setUp() {
         super.setUp()
-        _ = LayerChangeLog.shared.drain()
+        _ = LayerChangeLog.current.drain()
         CATransaction.setDisableActions(true)
     }
 
     override func tearDown() {
         CATransaction.setDisableActions(false)
-        _ = LayerChangeLog.shared.drain()
+        _ = LayerChangeLog.current.drain()
         super.tearDown()
     }
 
@@ -33,12 +33,12 @@ final class ChangeRecordingTests: XCTestCase {
     /// Builds layers and their tree without leaving anything in the log.
     private func quietly<T>(_ build: () -> T) -> T {
         let result = build()
-        _ = LayerChangeLog.shared.drain()
+        _ = LayerChangeLog.current.drain()
         return result
     }
 
     private func drainedNames() -> [String] {
-        LayerChangeLog.shared.drain().map { $0.layer.name ?? "?" }
+        LayerChangeLog.current.drain().map { $0.layer.name ?? "?" }
     }
 
     // MARK: - Properties
@@ -47,7 +47,7 @@ final class ChangeRecordingTests: XCTestCase {
         let layer = quietly { named("a") }
         layer.opacity = 0.5
         layer.position = CGPoint(x: 1, y: 2)
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.count, 1)
         XCTAssertTrue(changes.first?.layer === layer)
         // Declaration order of LayerPropertyKey: position before opacity.
@@ -61,7 +61,7 @@ final class ChangeRecordingTests: XCTestCase {
         b.cornerRadius = 3
         a.bounds = CGRect(x: 0, y: 0, width: 1, height: 1)
         a.opacity = 0.25
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.map { $0.layer.name }, ["a", "b"])
         XCTAssertEqual(changes[0].properties.keys, [.bounds, .opacity])
         XCTAssertEqual(changes[1].properties.keys, [.cornerRadius])
@@ -70,20 +70,20 @@ final class ChangeRecordingTests: XCTestCase {
     func testDrainClearsTheLog() {
         let layer = quietly { named("a") }
         layer.zPosition = 1
-        XCTAssertEqual(LayerChangeLog.shared.pendingLayerCount, 1)
-        XCTAssertEqual(LayerChangeLog.shared.drain().count, 1)
-        XCTAssertEqual(LayerChangeLog.shared.pendingLayerCount, 0)
-        XCTAssertEqual(LayerChangeLog.shared.drain().count, 0)
+        XCTAssertEqual(LayerChangeLog.current.pendingLayerCount, 1)
+        XCTAssertEqual(LayerChangeLog.current.drain().count, 1)
+        XCTAssertEqual(LayerChangeLog.current.pendingLayerCount, 0)
+        XCTAssertEqual(LayerChangeLog.current.drain().count, 0)
         layer.zPosition = 2
-        XCTAssertEqual(LayerChangeLog.shared.drain().first?.properties.keys, [.zPosition])
+        XCTAssertEqual(LayerChangeLog.current.drain().first?.properties.keys, [.zPosition])
     }
 
     func testALayerChangedAgainAfterADrainIsReportedAgainWithOnlyTheNewChange() {
         let layer = quietly { named("a") }
         layer.opacity = 0.5
-        _ = LayerChangeLog.shared.drain()
+        _ = LayerChangeLog.current.drain()
         layer.cornerRadius = 2
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.count, 1)
         XCTAssertEqual(changes.first?.properties.keys, [.cornerRadius])
     }
@@ -100,14 +100,14 @@ final class ChangeRecordingTests: XCTestCase {
         layer.contents = NSObject()
         layer.shadowOffset = CGSize(width: 1, height: 1)
         layer.transform = CATransform3DMakeScale(2, 2, 1)
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.first?.properties.keys, [.transform, .backgroundColor, .contents, .shadowOffset])
     }
 
     func testFrameRecordsTheBoundsAndPositionItChanges() {
         let layer = quietly { named("a") }
         layer.frame = CGRect(x: 10, y: 10, width: 20, height: 20)
-        XCTAssertEqual(LayerChangeLog.shared.drain().first?.properties.keys, [.bounds, .position])
+        XCTAssertEqual(LayerChangeLog.current.drain().first?.properties.keys, [.bounds, .position])
     }
 
     func testKeyValueCodingRecordsTheWholeProperty() {
@@ -115,7 +115,7 @@ final class ChangeRecordingTests: XCTestCase {
         layer.setValue(CGFloat(3), forKeyPath: "position.x")
         layer.setValue(CGFloat.pi, forKeyPath: "transform.rotation.z")
         layer.setValue(true, forKey: "hidden")
-        XCTAssertEqual(LayerChangeLog.shared.drain().first?.properties.keys, [.position, .transform, .isHidden])
+        XCTAssertEqual(LayerChangeLog.current.drain().first?.properties.keys, [.position, .transform, .isHidden])
     }
 
     // MARK: - Hierarchy
@@ -123,7 +123,7 @@ final class ChangeRecordingTests: XCTestCase {
     func testAddSublayerMarksTheParentOnly() {
         let (parent, child) = quietly { (named("parent"), named("child")) }
         parent.addSublayer(child)
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.map { $0.layer.name }, ["parent"])
         XCTAssertEqual(changes.first?.properties.keys, [.sublayers])
     }
@@ -135,7 +135,7 @@ final class ChangeRecordingTests: XCTestCase {
             return (old, new, child)
         }
         new.addSublayer(child)
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(Set(changes.map { $0.layer.name ?? "?" }), ["old", "new"])
         XCTAssertEqual(changes.count, 2)
         for change in changes {
@@ -151,7 +151,7 @@ final class ChangeRecordingTests: XCTestCase {
             return (parent, child)
         }
         child.removeFromSuperlayer()
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.map { $0.layer.name }, ["parent"])
         XCTAssertEqual(changes.first?.properties.keys, [.sublayers])
         XCTAssertNil(parent.sublayers)
@@ -183,7 +183,7 @@ final class ChangeRecordingTests: XCTestCase {
     func testSettingAMaskMarksTheOwnersMask() {
         let (owner, mask) = quietly { (named("owner"), named("mask")) }
         owner.mask = mask
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.map { $0.layer.name }, ["owner"])
         XCTAssertEqual(changes.first?.properties.keys, [.mask])
     }
@@ -196,7 +196,7 @@ final class ChangeRecordingTests: XCTestCase {
         layer.position = CGPoint(x: CGFloat.nan, y: 0)
         layer.setValue(CGFloat.infinity, forKeyPath: "bounds.size.width")
         XCTAssertEqual(capture.names, ["nonFiniteGeometry", "nonFiniteGeometry"])
-        XCTAssertEqual(LayerChangeLog.shared.drain().count, 0)
+        XCTAssertEqual(LayerChangeLog.current.drain().count, 0)
     }
 
     func testRefusedHierarchyEditRecordsNoChange() {
@@ -209,7 +209,7 @@ final class ChangeRecordingTests: XCTestCase {
         child.addSublayer(parent)
         parent.insertSublayer(late, at: 5)
         XCTAssertEqual(capture.names, ["hierarchyCycleRefused", "invalidSublayerEdit"])
-        XCTAssertEqual(LayerChangeLog.shared.drain().count, 0)
+        XCTAssertEqual(LayerChangeLog.current.drain().count, 0)
     }
 
     func testRefusedTypeMismatchRecordsNoChange() {
@@ -217,7 +217,7 @@ final class ChangeRecordingTests: XCTestCase {
         let capture = DiagnosticCapture()
         layer.setValue("bright", forKey: "opacity")
         XCTAssertEqual(capture.names, ["valueTypeMismatch"])
-        XCTAssertEqual(LayerChangeLog.shared.drain().count, 0)
+        XCTAssertEqual(LayerChangeLog.current.drain().count, 0)
     }
 
     // MARK: - Subclass keys
@@ -227,7 +227,7 @@ final class ChangeRecordingTests: XCTestCase {
         layer.setValue(CGFloat(0.5), forKey: "needle")
         layer.setValue(CGFloat(0.75), forKey: "needle")
         layer.setValue("km/h", forKey: "unit")
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.count, 1)
         XCTAssertEqual(changes.first?.customKeys, ["needle", "unit"])
         XCTAssertEqual(changes.first?.properties, LayerPropertySet.customProperties)
@@ -237,7 +237,7 @@ final class ChangeRecordingTests: XCTestCase {
         let layer = quietly { GaugeLayer() }
         layer.opacity = 0.5
         layer.setValue(CGFloat(0.5), forKey: "needle")
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.count, 1)
         XCTAssertTrue(changes.first?.properties.contains(.opacity) == true)
         XCTAssertTrue(changes.first?.properties.isSuperset(of: .customProperties) == true)
@@ -247,9 +247,9 @@ final class ChangeRecordingTests: XCTestCase {
     func testCustomKeysAreClearedByDrain() {
         let layer = quietly { GaugeLayer() }
         layer.setValue(CGFloat(0.5), forKey: "needle")
-        _ = LayerChangeLog.shared.drain()
+        _ = LayerChangeLog.current.drain()
         layer.cornerRadius = 1
-        let changes = LayerChangeLog.shared.drain()
+        let changes = LayerChangeLog.current.drain()
         XCTAssertEqual(changes.first?.customKeys, [])
         XCTAssertEqual(changes.first?.properties.keys, [.cornerRadius])
         XCTAssertFalse(changes.first?.properties.isSuperset(of: .customProperties) ?? true)
@@ -261,14 +261,14 @@ final class ChangeRecordingTests: XCTestCase {
         CATransaction.setDisableActions(false)
         let layer = CALayer()
         layer.opacity = 0.5
-        XCTAssertEqual(LayerChangeLog.shared.drain().first?.properties.keys, [.opacity])
+        XCTAssertEqual(LayerChangeLog.current.drain().first?.properties.keys, [.opacity])
     }
 
     func testAChangeToACommittedLayerRecordsItsImplicitAnimationToo() {
         let layer = quietly { named("a") }
         CATransaction.setDisableActions(false)
         layer.opacity = 0.5
-        XCTAssertEqual(LayerChangeLog.shared.drain().first?.properties.keys, [.opacity, .animations])
+        XCTAssertEqual(LayerChangeLog.current.drain().first?.properties.keys, [.opacity, .animations])
         XCTAssertEqual(layer.animationKeys(), ["opacity"])
     }
 }

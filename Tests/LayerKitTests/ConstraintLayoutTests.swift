@@ -307,8 +307,8 @@ final class ConstraintLayoutTests: XCTestCase {
         let child = sublayer("child", of: root, frame: CGRect(x: 10, y: 0, width: 10, height: 10), [
             c(.minX, "superlayer", .minX, offset: 10),
         ])
-        _ = LayerChangeLog.shared.drain()
+        _ = LayerChangeLog.current.drain()
         layOut(root)
-        XCTAssertFalse(LayerChangeLog.shared.drain().contains { $0.layer === child }, "no change recorded")
+        XCTAssertFalse(LayerChangeLog.current.drain().contains { $0.layer === child }, "no change recorded")
     }
 }

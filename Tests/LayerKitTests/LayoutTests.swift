@@ -79,7 +79,7 @@ final class LayoutTests: XCTestCase {
         layer.setNeedsLayout()
         XCTAssertEqual(layer.pendingChanges.changes, [], "the flag alone records no property change")
         layer.opacity = 0.5
-        let changes = LayerChangeLog.shared.drain().first { $0.layer === layer }
+        let changes = LayerChangeLog.current.drain().first { $0.layer === layer }
         XCTAssertEqual(changes?.properties.keys, [.opacity], "a marked layer still logs its first change")
         XCTAssertTrue(layer.needsLayout(), "draining the change log leaves the flag")
         XCTAssertTrue(layer.hasBeenCommitted)
@@ -284,7 +284,7 @@ final class LayoutTests: XCTestCase {
         layer.opacity = 0.5
         CATransaction.flush()
         XCTAssertEqual(manager.layouts, 1, "a change that is not a size change lays nothing out")
-        XCTAssertEqual(LayoutQueue.shared.pendingLayerCount, 0)
+        XCTAssertEqual(LayoutQueue.current.pendingLayerCount, 0)
     }
 
     // MARK: - Preferred size

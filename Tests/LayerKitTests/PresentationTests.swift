@@ -143,10 +143,10 @@ final class PresentationTests: XCTestCase {
     func testPresentationCopiesRecordNothingAndRunNoActions() {
         let (_, child, _) = pausedTree(at: 0)
         let presentation = child.presentation()
-        let pending = LayerChangeLog.shared.pendingLayerCount
+        let pending = LayerChangeLog.current.pendingLayerCount
         presentation?.position = CGPoint(x: 99, y: 99)
         presentation?.opacity = 0.1
-        XCTAssertEqual(LayerChangeLog.shared.pendingLayerCount, pending)
+        XCTAssertEqual(LayerChangeLog.current.pendingLayerCount, pending)
         XCTAssertNil(presentation?.animationKeys())
         XCTAssertEqual(child.position, CGPoint(x: 5, y: 6))
     }

@@ -72,13 +72,13 @@ package final class AnimationCallbacks: @unchecked Sendable {
                     registration.weakLayer?.removeFinishedAnimation(id)
                 }
                 registration.animation.delegate?.animationDidStop(registration.animation, finished: true)
-                TransactionContext.shared.animationEnded(in: registration.groups)
+                TransactionContext.animationEnded(in: registration.groups)
             }
         }
         for (id, finished) in detachedNow {
             guard let registration = unregister(id) else { continue }
             registration.animation.delegate?.animationDidStop(registration.animation, finished: finished)
-            TransactionContext.shared.animationEnded(in: registration.groups)
+            TransactionContext.animationEnded(in: registration.groups)
         }
     }
 

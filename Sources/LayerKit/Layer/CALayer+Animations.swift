@@ -38,7 +38,7 @@ extension CALayer {
         let entry = AttachedAnimation(
             key: key ?? "anonymous-\(id.rawValue)", isAnonymous: key == nil, animation: copy, id: id,
             transactionDuration: CATransaction.animationDuration(),
-            completionGroups: TransactionContext.shared.openCompletionGroups(), record: nil)
+            completionGroups: TransactionContext.openCompletionGroups(), record: nil)
         var list = animationList
         list.entries.append(entry)
         animationList = list

@@ -90,7 +90,7 @@ extension CALayer {
     public func setNeedsLayout() {
         guard !isPresentationCopy, !pendingChanges.contains(.needsLayout) else { return }
         pendingChanges.formUnion(.needsLayout)
-        LayoutQueue.shared.enqueue(self)
+        LayoutQueue.current.enqueue(self)
         layoutManager?.invalidateLayout(of: self)
     }
 
@@ -111,7 +111,7 @@ extension CALayer {
             if parent.needsLayout() { top = parent }
             current = parent
         }
-        LayoutQueue.shared.layOut(subtreeOf: top)
+        LayoutQueue.current.layOut(subtreeOf: top)
     }
 
     /// `layoutSublayers()`'s behaviour: the delegate's `layoutSublayers(of:)` when there is a delegate

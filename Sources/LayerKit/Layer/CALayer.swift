@@ -66,7 +66,7 @@ open class CALayer {
 
     deinit {
         if pendingChanges.contains(.hasBeenCommitted) && !pendingChanges.contains(.isPresentationCopy) {
-            LayerChangeLog.shared.recordRelease(of: layerID)
+            CommitDistributor.shared.recordRelease(of: layerID)
         }
         for sublayer in storedSublayers where sublayer.storedSuperlayer === self {
             sublayer.storedSuperlayer = nil
@@ -233,7 +233,7 @@ extension CALayer {
         if key == .bounds || type(of: self) != CALayer.self { observeChangeForDisplay(key) }
         let wasClean = !pendingChanges.hasChanges
         pendingChanges.insert(key)
-        if wasClean { LayerChangeLog.shared.markDirty(self) }
+        if wasClean { LayerChangeLog.current.markDirty(self) }
     }
 
     /// Records that a subclass-declared property changed.
@@ -242,7 +242,7 @@ extension CALayer {
         if type(of: self).needsDisplay(forKey: key) { setNeedsDisplay() }
         let wasClean = !pendingChanges.hasChanges
         pendingChanges.formUnion(.customProperties)
-        LayerChangeLog.shared.recordCustomChange(self, key: key, markDirty: wasClean)
+        LayerChangeLog.current.recordCustomChange(self, key: key, markDirty: wasClean)
     }
 
     /// Whether the layer has been committed at least once (so its changes may animate implicitly).

@@ -15,8 +15,8 @@ import Foundation
 /// Cost: O(m log m + m × depth) for m marked layers, independent of the size of the tree. Marked layers
 /// are held strongly until they are laid out, as `LayerChangeLog` holds changed layers.
 package final class LayoutQueue: @unchecked Sendable {
-    /// The queue of the process's model thread.
-    package static let shared = LayoutQueue()
+    /// The queue of the calling thread (`ThreadTransaction`): its commit lays out what it marked.
+    package static var current: LayoutQueue { ThreadTransaction.current.layout }
 
     /// Rounds of layout one pass runs before giving up on layers that keep invalidating themselves.
     package static let maximumRounds = 32

@@ -36,6 +36,27 @@ package final class CommitDistributor: @unchecked Sendable {
 
     private let lock = NSLock()
     private var routes: [ObjectIdentifier: Route] = [:]
+    /// Committed layers deallocated since the last commit, on any thread.
+    private var released: [LayerID] = []
+
+    /// Records that a committed layer was deallocated (on whatever thread let it go), so the render trees
+    /// that hold it drop its node at the next commit (no tree can still show it: every superlayer, mask
+    /// owner and host holds its layers strongly).
+    package func recordRelease(of layer: LayerID) {
+        lock.lock()
+        released.append(layer)
+        lock.unlock()
+    }
+
+    /// Returns the layers released since the last call and forgets them.
+    package func drainReleased() -> [LayerID] {
+        lock.lock()
+        defer {
+            released = []
+            lock.unlock()
+        }
+        return released
+    }
 
     /// Registers an observer: it receives every change of every commit.
     package func observe(_ receiver: CommitReceiver) {

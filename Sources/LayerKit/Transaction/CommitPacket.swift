@@ -41,9 +41,10 @@ package struct CommitPacket: Sendable {
         return CommitPacket(changes: changes)
     }
 
-    /// Packs every pending change and clears the log (what an observer of every commit would receive).
-    package static func collect(from log: LayerChangeLog = .shared) -> CommitPacket {
-        CommitPacket(changes: log.drain().map(LayerStateChange.init), released: log.drainReleased())
+    /// Packs the calling thread's pending changes and the layers released since the last commit, and
+    /// clears both (what an observer of every commit would receive).
+    package static func collect(from log: LayerChangeLog = .current) -> CommitPacket {
+        CommitPacket(changes: log.drain().map(LayerStateChange.init), released: CommitDistributor.shared.drainReleased())
     }
 }
 

@@ -15,31 +15,14 @@ package struct LayerChange {
 /// changed, clearing every layer's pending set. Cost: O(1) per change, O(changed layers) per drain,
 /// independent of the size of the tree.
 package final class LayerChangeLog: @unchecked Sendable {
-    /// The log of the process's model thread.
-    package static let shared = LayerChangeLog()
+    /// The log of the calling thread (`ThreadTransaction`): its changes go out with its own commit.
+    package static var current: LayerChangeLog { ThreadTransaction.current.changes }
 
+    // Filled by the owning thread; read by hosts on it (`pendingLayers`). The lock keeps a host that asks
+    // from another thread (a misuse, but not a crash) consistent.
     private let lock = NSLock()
     private var dirtyLayers: [CALayer] = []
     private var customKeys: [ObjectIdentifier: [String]] = [:]
-    private var releasedLayers: [LayerID] = []
-
-    /// Records that a committed layer was deallocated, so render trees can drop its node (no tree can
-    /// still show it: every superlayer, mask owner and host holds its layers strongly).
-    package func recordRelease(of layer: LayerID) {
-        lock.lock()
-        releasedLayers.append(layer)
-        lock.unlock()
-    }
-
-    /// Returns the layers released since the last call and forgets them.
-    package func drainReleased() -> [LayerID] {
-        lock.lock()
-        defer {
-            releasedLayers = []
-            lock.unlock()
-        }
-        return releasedLayers
-    }
 
     /// Queues `layer`; called when its pending set goes from empty to non-empty.
     package func markDirty(_ layer: CALayer) {

@@ -1,149 +1,124 @@
 import Foundation
 
-/// The stack of open transactions on the model thread, their properties and completion groups, and the
-/// commit itself.
+/// The transactions of the calling thread, their properties and completion groups, and the commit.
 ///
-/// The bottom frame is the implicit transaction. `begin()` pushes a frame inheriting its parent's
-/// properties; the outermost `commit()` (or `flush()` with no explicit frame open) packs the pending
-/// changes and hands them to the hosts whose trees they touch (`CommitDistributor`). Animations added while frames are
-/// open join each frame's completion group; a group fires its block when its count returns to zero
-/// after its transaction committed.
-package final class TransactionContext: @unchecked Sendable {
-    package static let shared = TransactionContext()
+/// Transactions are per thread, as Core Animation's are (`ThreadTransaction`): each thread has its own
+/// stack of open transactions, whose bottom frame is its implicit transaction, and its own record of the
+/// layers it changed and marked for layout. `begin()` pushes a frame inheriting its parent's properties;
+/// the outermost `commit()` (or `flush()` with no explicit frame open) lays out what the thread marked,
+/// displays, and hands the changes the thread made to the hosts whose trees they touch
+/// (`CommitDistributor`) — a background thread's open transaction is never committed by another thread.
+/// Commits are serialized by the transaction lock (`CATransaction.lock()`), so a thread holding it
+/// changes layers that no commit is reading. Animations added while frames are open join each frame's
+/// completion group; a group fires its block when its count returns to zero after its transaction
+/// committed.
+package enum TransactionContext {
+    /// `CATransaction.lock()`: recursive; every commit holds it.
+    static let transactionLock = NSRecursiveLock()
 
-    /// `CATransaction.lock()`: recursive, for apps that touch layers from several threads.
-    let transactionLock = NSRecursiveLock()
-
-    private let lock = NSRecursiveLock()
-    private var frames: [Frame] = [Frame(values: [:])]
-
-    private final class Frame {
-        var values: [String: Any]
-        var completion: CompletionGroup?
-        init(values: [String: Any]) { self.values = values }
-    }
-
-    /// Counts the animations a transaction added until they finish.
+    /// Counts the animations a transaction added until they finish. Animations end on the main thread
+    /// (`AnimationCallbacks`), transactions commit on theirs: the counts have a lock of their own.
     package final class CompletionGroup: @unchecked Sendable {
+        // Guarded by `lock`; `block` is immutable.
         let block: () -> Void
-        var outstanding = 0
-        var committed = false
-        var fired = false
+        private let lock = NSLock()
+        private var outstanding = 0
+        private var committed = false
+        private var fired = false
+
         init(block: @escaping () -> Void) { self.block = block }
+
+        /// One more animation counts toward the group.
+        func addAnimation() {
+            lock.lock()
+            outstanding += 1
+            lock.unlock()
+        }
+
+        /// One of its animations ended, or (`commit`) its transaction committed; runs the block once
+        /// both its transaction committed and no animation is outstanding.
+        func settle(animationEnded: Bool = false, committed commit: Bool = false) {
+            lock.lock()
+            if animationEnded { outstanding -= 1 }
+            if commit { committed = true }
+            let fire = committed && outstanding == 0 && !fired
+            if fire { fired = true }
+            lock.unlock()
+            if fire { block() }
+        }
     }
 
     // MARK: Nesting
 
-    func begin() {
-        lock.lock()
-        frames.append(Frame(values: frames.last!.values))
-        lock.unlock()
+    static func begin() {
+        let thread = ThreadTransaction.current
+        thread.frames.append(ThreadTransaction.Frame(values: thread.frames.last!.values))
     }
 
-    func commit() {
-        lock.lock()
-        guard frames.count > 1 else {
-            lock.unlock()
-            return
-        }
-        let frame = frames.removeLast()
-        let outermost = frames.count == 1
-        lock.unlock()
-        if outermost { send() }
-        if let group = frame.completion { finishCommit(of: group) }
+    static func commit() {
+        let thread = ThreadTransaction.current
+        guard thread.frames.count > 1 else { return }
+        let frame = thread.frames.removeLast()
+        if thread.frames.count == 1 { send(thread) }
+        frame.completion?.settle(committed: true)
     }
 
-    func flush() {
+    static func flush() {
         // Callbacks the render thread queued are delivered on this (the model) thread first.
         AnimationCallbacks.shared.deliverPending()
-        lock.lock()
-        let explicitOpen = frames.count > 1
-        let implicit = explicitOpen ? nil : frames[0]
-        lock.unlock()
-        guard let implicit else { return }
-        send()
+        let thread = ThreadTransaction.current
+        guard thread.frames.count == 1 else { return }
+        let implicit = thread.frames[0]
+        send(thread)
         // The implicit transaction ends here; a new one starts with default properties.
-        lock.lock()
-        let group = implicit.completion
-        frames[0] = Frame(values: [:])
-        lock.unlock()
-        if let group { finishCommit(of: group) }
+        thread.frames[0] = ThreadTransaction.Frame(values: [:])
+        implicit.completion?.settle(committed: true)
     }
 
     // MARK: Properties
 
-    func value(forKey key: String) -> Any? {
+    static func value(forKey key: String) -> Any? {
         if key == kCATransactionCompletionBlock { return completionBlock }
-        lock.lock()
-        defer { lock.unlock() }
-        return frames.last!.values[key]
+        return ThreadTransaction.current.frames.last!.values[key]
     }
 
-    func setValue(_ value: Any?, forKey key: String) {
+    static func setValue(_ value: Any?, forKey key: String) {
         if key == kCATransactionCompletionBlock {
             completionBlock = value as? () -> Void
             return
         }
-        lock.lock()
-        frames.last!.values[key] = value
-        lock.unlock()
+        ThreadTransaction.current.frames.last!.values[key] = value
     }
 
-    var completionBlock: (() -> Void)? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return frames.last!.completion?.block
-        }
-        set {
-            lock.lock()
-            frames.last!.completion = newValue.map(CompletionGroup.init)
-            lock.unlock()
-        }
+    static var completionBlock: (() -> Void)? {
+        get { ThreadTransaction.current.frames.last!.completion?.block }
+        set { ThreadTransaction.current.frames.last!.completion = newValue.map(CompletionGroup.init) }
     }
 
     // MARK: Completion groups
 
-    /// The groups of every open transaction; an animation added now counts toward each.
-    package func openCompletionGroups() -> [CompletionGroup] {
-        lock.lock()
-        defer { lock.unlock() }
-        let groups = frames.compactMap(\.completion)
-        for group in groups { group.outstanding += 1 }
+    /// The groups of the calling thread's open transactions; an animation added now counts toward each.
+    package static func openCompletionGroups() -> [CompletionGroup] {
+        let groups = ThreadTransaction.current.frames.compactMap(\.completion)
+        for group in groups { group.addAnimation() }
         return groups
     }
 
     /// One animation of `groups` finished or was removed.
-    package func animationEnded(in groups: [CompletionGroup]) {
-        var ready: [CompletionGroup] = []
-        lock.lock()
-        for group in groups {
-            group.outstanding -= 1
-            if group.committed && group.outstanding == 0 && !group.fired {
-                group.fired = true
-                ready.append(group)
-            }
-        }
-        lock.unlock()
-        for group in ready { group.block() }
-    }
-
-    private func finishCommit(of group: CompletionGroup) {
-        lock.lock()
-        group.committed = true
-        let fire = group.outstanding == 0 && !group.fired
-        if fire { group.fired = true }
-        lock.unlock()
-        if fire { group.block() }
+    package static func animationEnded(in groups: [CompletionGroup]) {
+        for group in groups { group.settle(animationEnded: true) }
     }
 
     // MARK: The commit
 
-    private func send() {
-        LayoutQueue.shared.layOutPending()
+    /// Commits what `thread` changed, under the transaction lock.
+    private static func send(_ thread: ThreadTransaction) {
+        transactionLock.lock()
+        defer { transactionLock.unlock() }
+        thread.layout.layOutPending()
         LayerDisplay.displayPendingLayers()
-        let changes = LayerChangeLog.shared.drain()
-        let released = LayerChangeLog.shared.drainReleased()
+        let changes = thread.changes.drain()
+        let released = CommitDistributor.shared.drainReleased()
         guard !changes.isEmpty || !released.isEmpty else { return }
         CommitDistributor.shared.distribute(changes, released: released)
     }
