@@ -8,7 +8,7 @@ import XCTest
 /// Packets are counted by a `CommitReceiver` registered with the process's distributor. Every test
 /// flushes first so changes left by earlier tests do not land in its packets.
 final class TransactionTests: XCTestCase {
-    private var receiver: PacketCounter!
+    var receiver: PacketCounter!
 
     override func setUp() {
         super.setUp()
@@ -24,7 +24,7 @@ final class TransactionTests: XCTestCase {
     }
 
     /// A layer that has been committed once (so its changes animate implicitly).
-    private func committedLayer() -> CALayer {
+    func committedLayer() -> CALayer {
         let layer = CALayer()
         layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
         CATransaction.flush()

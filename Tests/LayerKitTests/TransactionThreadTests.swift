@@ -4,31 +4,9 @@ import XCTest
 
 /// Transactions are per thread, as Core Animation's are: a thread's open transaction is its own, a
 /// commit sends its own thread's changes, and `CATransaction.lock()` holds every commit off. The
-/// threads meet at semaphores, so each step happens in a known order.
-final class TransactionThreadTests: XCTestCase {
-    private var receiver: PacketCounter!
-
-    override func setUp() {
-        super.setUp()
-        CATransaction.flush()
-        receiver = PacketCounter()
-        CommitDistributor.shared.observe(receiver)
-    }
-
-    override func tearDown() {
-        receiver = nil
-        CATransaction.flush()
-        super.tearDown()
-    }
-
-    private func committedLayer() -> CALayer {
-        let layer = CALayer()
-        layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
-        CATransaction.flush()
-        receiver.reset()
-        return layer
-    }
-
+/// threads meet at semaphores, so each step happens in a known order. (Part of `TransactionTests`:
+/// the same packet counter and committed layers.)
+extension TransactionTests {
     /// The opacity `layer` was committed with, in the packets so far; nil when none carried it.
     private func committedOpacity(of layer: CALayer) -> CGFloat? {
         for packet in receiver.packets.reversed() {
