@@ -62,6 +62,8 @@ package final class RenderServer: @unchecked Sendable {
     private var renderedCount = 0
     private var running = false
     private var thread: Thread?
+    /// Signalled by the render thread as it returns (`stop()` waits for it).
+    private let exited = DispatchSemaphore(value: 0)
     private let onError: @Sendable (Error) -> Void
 
     /// A server drawing `root` (a snapshot of its current state is its starting tree) with the debug
@@ -131,7 +133,11 @@ package final class RenderServer: @unchecked Sendable {
         guard !running else { return lock.unlock() }
         running = true
         lock.unlock()
-        let thread = Thread { [unowned self] in self.run() }
+        let exited = self.exited
+        let thread = Thread { [unowned self] in
+            self.run()
+            exited.signal()  // `stop()` waits for it: everything the thread did happens before stop returns
+        }
         thread.name = "LayerKit render server"
         thread.qualityOfService = .userInteractive
         self.thread = thread
@@ -146,7 +152,7 @@ package final class RenderServer: @unchecked Sendable {
         lock.broadcast()
         lock.unlock()
         clock.stop()
-        while thread?.isFinished == false { usleep(1000) }
+        exited.wait()
         thread = nil
     }
 
