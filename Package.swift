@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "Hello", targets: ["Hello"]),
         .executable(name: "Content", targets: ["Content"]),
         .executable(name: "LayerKitBench", targets: ["LayerKitBench"]),
+        .executable(name: "LayerKitFuzz", targets: ["LayerKitFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -83,6 +84,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/LayerKitBench",
+            swiftSettings: swiftSettings
+        ),
+
+        // Renders random hostile layer trees (`HostileTrees`) and checks what comes out.
+        .executableTarget(
+            name: "LayerKitFuzz",
+            dependencies: [
+                "LayerKit", "LayerKitVulkan", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/LayerKitFuzz",
             swiftSettings: swiftSettings
         ),
 

@@ -277,4 +277,22 @@ final class AnimationBadInputTests: XCTestCase {
         let records = AnimationTestKit.commit(layer)
         XCTAssertEqual(records.count, 1, "but they run")
     }
+
+    func testKeyframeArraysOfMismatchedLengthsFallBackToEvenKeyTimes() {
+        // One value with one key time (a lone value is one segment: it needs two): the key times are
+        // ignored, and the value holds throughout. Three values with two key times: even times 0, ½, 1.
+        let lone = CAKeyframeAnimation(keyPath: "opacity")
+        lone.values = [0.25]
+        lone.keyTimes = [0.5]
+        let three = CAKeyframeAnimation(keyPath: "opacity")
+        three.values = [0, 1, 0]
+        three.keyTimes = [0, 1]
+        for (animation, expected) in [(lone, [0.25, 0.25, 0.25]), (three, [0, 1, 0.5])] as [(CAKeyframeAnimation, [Double])] {
+            guard case .property(let record)? = animation.makeRecord(id: AnimationID.next(), layer: CALayer()),
+                  case .keyframes(let track) = record.kind else { return XCTFail("no keyframe record") }
+            for (p, value) in zip([0.0, 0.5, 0.75], expected) {
+                XCTAssertEqual(track.value(at: p), .scalar(value), "\(animation.values ?? []) at \(p)")
+            }
+        }
+    }
 }

@@ -108,12 +108,21 @@ final class CATiledLayerTests: XCTestCase {
         let layer = CATiledLayer()
         layer.tileSize = CGSize(width: 0, height: 64)
         layer.tileSize = CGSize(width: CGFloat.nan, height: 64)
+        // A tile is one image: a side beyond 4,096 pixels (1e30 reached an Int conversion once) is refused.
+        layer.tileSize = CGSize(width: 1e30, height: 64)
+        layer.tileSize = CGSize(width: 64, height: 4_097)
         layer.levelsOfDetail = 0
         layer.levelsOfDetailBias = -1
         XCTAssertEqual(layer.tileSize, CGSize(width: 256, height: 256))
         XCTAssertEqual(layer.levelsOfDetail, 1)
         XCTAssertEqual(layer.levelsOfDetailBias, 0)
-        XCTAssertEqual(capture.names, Array(repeating: "invalidTiledLayerProperty", count: 4))
+        XCTAssertEqual(capture.names, Array(repeating: "invalidTiledLayerProperty", count: 6))
+        layer.tileSize = CGSize(width: 4_096, height: 4_096)
+        XCTAssertEqual(layer.tileSize, CGSize(width: 4_096, height: 4_096), "the largest side is accepted")
+        // So many levels that no coarse one keeps a pixel: the grid stops where one still does.
+        layer.bounds = CGRect(x: 0, y: 0, width: 1_024, height: 1_024)
+        layer.levelsOfDetail = Int.max
+        XCTAssertEqual(layer.tileGrid.coarsestLevel, 10, "1,024 points at scale 1: level 10 is 1 pixel a side")
     }
 
     // MARK: - Visible tiles only

@@ -126,8 +126,9 @@ package struct KeyframeTrack: Sendable {
         self.segments = segments
         let paced = mode == .paced || mode == .cubicPaced
         // Discrete tracks take n + 1 key times (each value holds up to the next) as Core Animation
-        // documents, or n (the last value holds to the end), as apps often pass.
-        let acceptedCounts: Set<Int> = discrete ? [n + 1, n] : [n]
+        // documents, or n (the last value holds to the end), as apps often pass; the others one per
+        // segment end (a lone value is one segment from itself to itself). Other counts are ignored.
+        let acceptedCounts: Set<Int> = discrete ? [n + 1, n] : [segments.count + 1]
         if paced {
             times = Self.pacedTimes(lengths: segments.map { segment in
                 if case let .values(a, b, _) = segment { return AnimatableValue.distance(a, b) }

@@ -171,6 +171,9 @@ package struct TextLayoutMetrics: Equatable {
 }
 
 extension CGContext {
+    /// The largest font size drawn, in points: Pango keeps sizes as 32-bit integers of 1/1024 point.
+    package static let maximumFontSize: CGFloat = 16_384
+
     /// Lays out `runs` in `rect` with Pango and draws them (a LayerKit addition for text layers).
     ///
     /// The first line's top is `rect.minY`; user space must be y-down (a layer-drawing context, see
@@ -222,6 +225,12 @@ extension CGContext {
 private enum PangoText {
     /// A layout of `string` in `font` at absolute `size`, unhinted, for drawing on `cr` (a `cairo_t`).
     /// The caller unrefs it.
+    /// `size` in Pango units, within what Pango accepts (0…`maximumFontSize` points; not finite: 0).
+    private static func pangoSize(_ size: CGFloat) -> Double {
+        guard size.isFinite else { return 0 }
+        return Double(min(max(size, 0), CGContext.maximumFontSize)) * Double(PANGO_SCALE)
+    }
+
     static func makeLayout(on cr: OpaquePointer, string: String, font: CGFont, size: CGFloat) -> OpaquePointer {
         let layout = pango_cairo_create_layout(cr)!
         let context = pango_layout_get_context(layout)
@@ -231,7 +240,7 @@ private enum PangoText {
         pango_context_set_round_glyph_positions(context, 0)
         pango_layout_context_changed(layout)
         let description = pango_font_description_from_string(font.pangoDescription)
-        pango_font_description_set_absolute_size(description, Double(size) * Double(PANGO_SCALE))
+        pango_font_description_set_absolute_size(description, pangoSize(size))
         pango_layout_set_font_description(layout, description)
         pango_font_description_free(description)
         pango_layout_set_text(layout, string, -1)
@@ -256,7 +265,7 @@ private enum PangoText {
                 pango_attr_list_insert(attributes, attribute)
             }
             let description = pango_font_description_from_string(run.font.pangoDescription)
-            pango_font_description_set_absolute_size(description, Double(run.size) * Double(PANGO_SCALE))
+            pango_font_description_set_absolute_size(description, pangoSize(run.size))
             insert(pango_attr_font_desc_new(description))
             pango_font_description_free(description)
             if colored {

@@ -89,6 +89,11 @@ open class CATextLayer: CALayer {
     package func textRuns() -> [TextRun] {
         let size = fontSize
         guard size.isFinite, size > 0, let defaultFont = Self.resolveFont(font) ?? Self.resolveFont(nil) else { return [] }
+        guard size <= CGContext.maximumFontSize else {
+            LayerKitDiagnostics.emit(.drawingFailed(operation: "CATextLayer text",
+                                                    reason: "font size \(size) above \(CGContext.maximumFontSize) points: not drawn"))
+            return []
+        }
         let color = foregroundColor
         switch string {
         case let text as String:

@@ -73,12 +73,17 @@ open class CATiledLayer: CALayer {
         if isScheduled { TiledLayerScheduler.shared.unregister(layerID) }
     }
 
-    /// The largest size of a tile, in pixels. Default 256 × 256. A size that is not positive and finite
-    /// is refused with a diagnostic.
+    /// The largest size of a tile, in pixels. Default 256 × 256. A size that is not positive and finite,
+    /// The largest tile side accepted, in pixels: a tile is one image drawn on a worker and held in
+    /// memory (4,096² × 4 bytes is 64 MiB, the default cache limit).
+    public static let maximumTileSide: CGFloat = 4_096
+
+    /// or a side above `maximumTileSide`, is refused with a diagnostic.
     public var tileSize: CGSize {
         get { (value(forKey: "tileSize") as? CGSize) ?? Self.defaultTileSize }
         set {
-            guard newValue.width.isFinite, newValue.height.isFinite, newValue.width >= 1, newValue.height >= 1 else {
+            guard newValue.width.isFinite, newValue.height.isFinite, newValue.width >= 1, newValue.height >= 1,
+                  newValue.width <= Self.maximumTileSide, newValue.height <= Self.maximumTileSide else {
                 return LayerKitDiagnostics.emit(.invalidTiledLayerProperty(layer: diagnosticName, key: "tileSize", value: "\(newValue)"))
             }
             setValue(newValue, forKey: "tileSize")
@@ -148,7 +153,8 @@ extension CATiledLayer {
     /// replaced by their defaults.
     package var tileGrid: TileGrid {
         var size = tileSize
-        if !(size.width.isFinite && size.height.isFinite && size.width >= 1 && size.height >= 1) { size = Self.defaultTileSize }
+        if !(size.width.isFinite && size.height.isFinite && size.width >= 1 && size.height >= 1
+             && size.width <= Self.maximumTileSide && size.height <= Self.maximumTileSide) { size = Self.defaultTileSize }
         let scale = contentsScale.isFinite && contentsScale > 0 ? contentsScale : 1
         return TileGrid(tileSize: CGSize(width: size.width.rounded(), height: size.height.rounded()), contentsScale: scale,
                         bounds: bounds, levelsOfDetail: max(1, levelsOfDetail), levelsOfDetailBias: max(0, levelsOfDetailBias))

@@ -49,8 +49,8 @@ package struct TileGrid: Equatable, Sendable {
         self.contentsScale = contentsScale
         self.bounds = bounds
         finestLevel = -max(0, levelsOfDetailBias)
-        // The bottom level must keep at least one pixel in each dimension.
-        var coarsest = max(1, levelsOfDetail) - 1
+        // The bottom level must keep at least one pixel in each dimension (and no level past 2^−64 can).
+        var coarsest = min(max(1, levelsOfDetail), 65) - 1
         let smallerSide = min(bounds.width, bounds.height) * contentsScale
         while coarsest > 0 && smallerSide * Self.resolutionFactor(coarsest) < 1 { coarsest -= 1 }
         coarsestLevel = max(coarsest, 0)

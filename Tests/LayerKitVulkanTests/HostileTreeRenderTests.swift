@@ -1,0 +1,42 @@
+import Foundation
+import LayerKit
+import LayerKitScenes
+@testable import LayerKitVulkan
+import XCTest
+
+/// A short fuzz run (`HostileTrees`, seeds 1…`trees`): random trees of every layer class with hostile
+/// values, each rendered at several times. Nothing may crash, the validation layer must stay silent
+/// (checked when the test ends), every pixel must be a valid premultiplied value (no channel above its
+/// alpha), and every layer's presentation geometry must be finite. `LayerKitFuzz` runs the long version.
+final class HostileTreeRenderTests: CARendererTestCase {
+    static let trees: UInt64 = 40
+
+    func testHostileTreesRenderValidPixelsAndFinitePresentationValues() throws {
+        let renderer = try makeRenderer(width: 128, height: 128)
+        for seed in 1...Self.trees {
+            let root = HostileTrees.tree(seed: seed)
+            renderer.layer = root
+            for t in HostileTrees.frameTimes(seed: seed, count: 3) {
+                let image = try renderFrame(renderer, atTime: t)
+                var invalid = 0
+                for y in 0..<image.height {
+                    for x in 0..<image.width {
+                        let p = image.pixel(x: x, y: y)
+                        if p.r > p.a || p.g > p.a || p.b > p.a { invalid += 1 }
+                    }
+                }
+                XCTAssertEqual(invalid, 0, "seed \(seed) at t = \(t): pixels whose colour exceeds their alpha")
+                var stack = [root]
+                while let layer = stack.popLast() {
+                    let presentation = layer.presentation() ?? layer
+                    let finite = [presentation.bounds.width, presentation.bounds.height, presentation.position.x, presentation.position.y]
+                        .allSatisfy(\.isFinite)
+                    XCTAssertTrue(finite, "seed \(seed): \(layer) presents non-finite geometry")
+                    stack.append(contentsOf: layer.sublayers ?? [])
+                    if let mask = layer.mask { stack.append(mask) }
+                }
+            }
+            renderer.layer = nil
+        }
+    }
+}
