@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "LayerKitVulkanTests", dependencies: ["LayerKitVulkan", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitSDLTests", dependencies: ["LayerKitSDL", "LayerKitTestSupport"], swiftSettings: swiftSettings),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )
 
 var swiftSettings: [SwiftSetting] { [] }

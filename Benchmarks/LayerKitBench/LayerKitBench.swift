@@ -96,7 +96,7 @@ struct LayerKitBench: ParsableCommand {
             }
             print(json ? result.json : result.text)
             if let baseline { regressions += baseline.compare(result, print: !json) }
-            fflush(stdout)
+            fflush(nil)  // every output stream: the results so far reach a pipe at once
         }
         if !regressions.isEmpty {
             FileHandle.standardError.write(Data("LayerKitBench: counters above their baselines: \(regressions.joined(separator: ", "))\n".utf8))

@@ -1,4 +1,5 @@
 import Foundation
+import LayerKitTestSupport
 import XCTest
 @testable import LayerKitRender
 
@@ -163,9 +164,14 @@ final class AnimationCallbackTests: XCTestCase {
         harness.commit()
         // The events are produced on another thread, as the render thread would.
         let events = LockedEvents()
-        let thread = Thread { [harness] in events.set(harness!.frame(at: 1010).events) }
+        let done = DispatchSemaphore(value: 0)
+        let handed = HandedOver(harness!)
+        let thread = Thread {
+            events.set(handed.value.frame(at: 1010).events)
+            done.signal()
+        }
         thread.start()
-        while !thread.isFinished { usleep(1000) }
+        done.wait()
         AnimationCallbacks.shared.post(events.value)
         AnimationCallbacks.shared.deliverPending()
         XCTAssertEqual(check.onMain, [true, true])

@@ -1,4 +1,5 @@
 import Foundation
+import LayerKitTestSupport
 import XCTest
 @testable import LayerKit
 
@@ -18,13 +19,13 @@ extension TransactionTests {
     }
 
     func testABackgroundThreadsOpenTransactionIsNeitherCommittedNorBlockedByTheMainThread() {
-        let background = committedLayer()
+        let background = HandedOver(committedLayer())
         let main = committedLayer()
         let opened = DispatchSemaphore(value: 0), mainCommitted = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let thread = Thread {
             CATransaction.begin()
             CATransaction.setDisableActions(true)
-            background.opacity = 0.25
+            background.value.opacity = 0.25
             opened.signal()
             mainCommitted.wait()
             CATransaction.commit()
@@ -38,10 +39,10 @@ extension TransactionTests {
         main.opacity = 0.75
         CATransaction.flush()
         XCTAssertEqual(committedOpacity(of: main), 0.75)
-        XCTAssertNil(committedOpacity(of: background), "still inside the other thread's open transaction")
+        XCTAssertNil(committedOpacity(of: background.value), "still inside the other thread's open transaction")
         mainCommitted.signal()
         done.wait()
-        XCTAssertEqual(committedOpacity(of: background), 0.25, "sent by that thread's commit")
+        XCTAssertEqual(committedOpacity(of: background.value), 0.25, "sent by that thread's commit")
     }
 
     func testTransactionPropertiesAndNestingArePerThread() {
@@ -62,23 +63,23 @@ extension TransactionTests {
     }
 
     func testTheTransactionLockHoldsOtherThreadsCommitsOff() {
-        let layer = committedLayer()
+        let layer = HandedOver(committedLayer())
         CATransaction.lock()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             CATransaction.begin()
             CATransaction.setDisableActions(true)
-            layer.opacity = 0.5
+            layer.value.opacity = 0.5
             CATransaction.commit()  // waits for the lock
             done.signal()
         }
         thread.start()
         // However long the other thread has, it cannot commit while the lock is held.
         XCTAssertEqual(done.wait(timeout: .now() + 0.2), .timedOut)
-        XCTAssertNil(committedOpacity(of: layer))
+        XCTAssertNil(committedOpacity(of: layer.value))
         CATransaction.unlock()
         done.wait()
-        XCTAssertEqual(committedOpacity(of: layer), 0.5)
+        XCTAssertEqual(committedOpacity(of: layer.value), 0.5)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LayerKit
 @testable import LayerKitVulkan
+import LayerKitTestSupport
 import XCTest
 
 /// A background thread changes the layers of its own tree inside explicit transactions while the main
@@ -20,7 +21,9 @@ final class BackgroundThreadRenderTests: CARendererTestCase {
 
         let iterations = 2_000
         let finished = DispatchSemaphore(value: 0)
+        let squares = HandedOver(backgroundSquares)  // the main thread reads them again only after `finished`
         let thread = Thread {
+            let backgroundSquares = squares.value
             for i in 0..<iterations {
                 CATransaction.begin()
                 CATransaction.setDisableActions(true)

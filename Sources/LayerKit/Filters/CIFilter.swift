@@ -18,8 +18,9 @@ public final class CIFilter: Hashable, CustomStringConvertible {
     public var name: String
     private var parameters: [String: Any]
 
-    /// Core Image's filter types LayerKit knows, with each parameter's default.
-    public static let knownFilters: [String: [String: Any]] = [
+    /// Core Image's filter types LayerKit knows, with each parameter's default. (Immutable; its values are
+    /// numbers and colors, themselves immutable: safe to read from any thread.)
+    nonisolated(unsafe) public static let knownFilters: [String: [String: Any]] = [
         "CIGaussianBlur": ["inputRadius": CGFloat(10)],
         "CIBoxBlur": ["inputRadius": CGFloat(10)],
         "CIColorControls": ["inputSaturation": CGFloat(1), "inputBrightness": CGFloat(0), "inputContrast": CGFloat(1)],
