@@ -10,14 +10,20 @@ import LayerKitVulkan
 /// seed, and `--seed` of that seed with `--trees 1` reproduces it. Exits 1 when a check failed.
 ///
 ///     swift run -c release LayerKitFuzz --trees 10000
+///     swift run -c release LayerKitFuzz --soak-frames 100000
 @main
 struct LayerKitFuzz: ParsableCommand {
     @Option(help: "The first seed.") var seed: UInt64 = 1
     @Option(help: "How many trees (seeds) to render.") var trees: UInt64 = 1_000
     @Option(help: "Frames rendered per tree, at the tree's own random times.") var frames = 3
+    @Option(help: "Instead of trees, run the soak for this many frames (`Soak`).") var soakFrames: Int?
 
     func run() throws {
         setenv("LK_VALIDATION", "1", 1)
+        if let soakFrames {
+            guard try Soak(frames: soakFrames).run() else { throw ExitCode(1) }
+            return
+        }
         let renderer = try CARenderer(width: 128, height: 128)
         var failures: [String] = []
         let start = Date()
