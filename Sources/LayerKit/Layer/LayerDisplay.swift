@@ -76,12 +76,9 @@ package final class LayerDisplay: @unchecked Sendable {
         TiledLayerScheduler.waitForTiles()
     }
 
-    /// Whether a commit or frame would display something: marked layers, finished or running
-    /// asynchronous drawings (tiles of tiled layers included), or layers whose drawn properties animate.
-    package static var hasPendingWork: Bool { shared.hasPendingWork || TiledLayerScheduler.shared.hasPendingWork }
-
-    /// The layers on which a commit or frame would display something (see `hasPendingWork`): a host
-    /// asks whether any is in its tree.
+    /// The layers on which a commit or frame would display something — marked layers, finished or running
+    /// asynchronous drawings (tiles of tiled layers included), layers whose drawn properties animate: a
+    /// host asks whether any is in its tree.
     package static var layersWithPendingWork: [CALayer] {
         shared.layersWithPendingWork + TiledLayerScheduler.shared.layersWithPendingWork
     }
@@ -90,12 +87,6 @@ package final class LayerDisplay: @unchecked Sendable {
         lock.lock()
         pending.append(layer)
         lock.unlock()
-    }
-
-    private var hasPendingWork: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !pending.isEmpty || !finished.isEmpty || !inFlight.isEmpty || !animating.isEmpty
     }
 
     private var layersWithPendingWork: [CALayer] {

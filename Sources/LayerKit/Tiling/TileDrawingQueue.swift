@@ -89,13 +89,6 @@ package final class TileDrawingQueue: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Whether anything is queued or being drawn.
-    package var isBusy: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !pending.isEmpty || workers > 0
-    }
-
     /// The layers with tiles queued, being drawn, or drawn and waiting for a commit.
     package var busyLayers: Set<LayerID> {
         lock.lock()

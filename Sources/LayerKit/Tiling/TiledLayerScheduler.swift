@@ -8,7 +8,7 @@ import Synchronization
 /// after marked layers displayed, before the packet is built) on the model thread. It hands each drawn
 /// tile to its layer (`TiledLayerState.accept`), then lets every live tiled layer decide what to draw
 /// and show (`TiledLayerState.update`). Workers deliver drawn tiles here from their threads; a host
-/// that sees `hasPendingWork` commits again, so finished tiles reach the screen at the next commit and
+/// that sees pending work on its tree (`layersWithPendingWork`) commits again, so finished tiles reach the screen at the next commit and
 /// the layer's needs are recomputed then. Layers register when created and leave when deallocated (their
 /// queued requests are dropped; a drawing already running is discarded when it arrives).
 /// Cost: O(finished tiles + tiled layers × their update) per commit; nothing without tiled layers.
@@ -63,14 +63,6 @@ package final class TiledLayerScheduler: @unchecked Sendable {
         finished.append(Finished(job: job, image: image))
         drawnCount += 1
         lock.unlock()
-    }
-
-    /// Whether tiles are queued, being drawn, or drawn and waiting for a commit.
-    package var hasPendingWork: Bool {
-        lock.lock()
-        let waiting = !finished.isEmpty
-        lock.unlock()
-        return waiting || queue.isBusy
     }
 
     /// The tiled layers with tiles queued, being drawn, or drawn and waiting for a commit.
