@@ -185,6 +185,9 @@ public final class CARenderer: @unchecked Sendable {
         renderer.injectDeviceMemoryLimit(extraBytes)
     }
 
+    /// Atlas placements the backend remembers uploading (growth checks: bounded by what the atlas holds).
+    package var atlasUploadsRemembered: Int { renderer.atlasUploadsRemembered }
+
     /// Device memory blocks the renderer's context holds (growth checks).
     package var memoryBlockCount: Int { renderer.memoryBlockCount }
 

@@ -69,4 +69,24 @@ final class ImageUploadRenderTests: CARendererTestCase {
         _ = try renderFrame(renderer)
         XCTAssertEqual(renderer.lastFrameStatistics.imagesUploaded, 2)
     }
+
+    func testReplacingAnAtlasImageEveryFrameKeepsWhatTheBackendRemembersBounded() throws {
+        // A new 8×8 image each frame (the atlas takes it): a freed placement's upload is forgotten, so
+        // what the atlas pages remember stays within what the atlas holds — the image shown, plus the
+        // ones not yet freed (the atlas frees every 32 frames), not one per frame ever shown.
+        let root = makeRoot()
+        let layer = makeLayer(CGRect(x: 0, y: 0, width: 8, height: 8), nil, in: root)
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        for frame in 0..<200 {
+            let shade = UInt8(frame % 256)
+            let bytes = (0..<64).flatMap { _ in [shade, 0, 0, 255] as [UInt8] }
+            CATransaction.setDisableActions(true)
+            layer.contents = CGImage(width: 8, height: 8, bytesPerRow: 32, premultipliedRGBA: bytes, alphaInfo: .premultipliedLast)
+            let image = try renderFrame(renderer, atTime: Double(frame))
+            XCTAssertEqual(image.pixel(x: 4, y: 4).r, shade, "frame \(frame) shows its own image")
+        }
+        XCTAssertLessThanOrEqual(renderer.atlasUploadsRemembered, 64, "200 images shown, at most two eviction rounds remembered")
+        XCTAssertGreaterThan(renderer.atlasUploadsRemembered, 0)
+    }
 }

@@ -25,6 +25,8 @@ package final class ImageAtlas: @unchecked Sendable {
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var frame = 0
     private var nextSerial = 0
+    /// Placements freed since the last `takeFreedPlacements()`: the backend forgets their uploads.
+    private var freed: [FreedAtlasPlacement] = []
 
     /// A placement, holding its image weakly (the atlas never keeps an image alive).
     private struct Entry {
@@ -60,8 +62,16 @@ package final class ImageAtlas: @unchecked Sendable {
         guard frame % 32 == 0 else { return }
         for (key, entry) in entries where entry.image == nil || frame - entry.lastUsedFrame > evictAfterFrames {
             pages[entry.page.rawValue].deallocate(entry.allocationID)
+            freed.append(FreedAtlasPlacement(page: entry.page, serial: entry.serial))
             entries[key] = nil
         }
+    }
+
+    /// The placements freed since the last call (evicted, or their image gone), for the graph to carry to
+    /// the backend (`RenderGraph.freedAtlasPlacements`), which then forgets their uploads.
+    package func takeFreedPlacements() -> [FreedAtlasPlacement] {
+        defer { freed = [] }
+        return freed
     }
 
     /// Whether `image` drawn with these filters may live in the atlas.
@@ -81,6 +91,7 @@ package final class ImageAtlas: @unchecked Sendable {
             }
             // An image deallocated since; its identifier was reused.
             pages[entry.page.rawValue].deallocate(entry.allocationID)
+            freed.append(FreedAtlasPlacement(page: entry.page, serial: entry.serial))
             entries[key] = nil
         }
         guard image.width <= maxImageSide, image.height <= maxImageSide else { return nil }
@@ -128,6 +139,12 @@ package final class ImageAtlas: @unchecked Sendable {
                                       magnification: texture.magnification)
         return item
     }
+}
+
+/// A placement an `ImageAtlas` freed: its texels are no longer any image's.
+package struct FreedAtlasPlacement: Hashable, Sendable {
+    package var page: AtlasPageID
+    package var serial: Int
 }
 
 /// Names one page of an `ImageAtlas`.

@@ -257,6 +257,7 @@ package struct DrawListCompiler: Sendable {
 
         result.passes = compiled
         result.atlasPlacements = placements.values.sorted { $0.serial < $1.serial }
+        result.freedAtlasPlacements = atlas?.takeFreedPlacements() ?? []
         statistics.layersVisible = visibleLayers.count
         statistics.layersCulled = culledLayers.elements.filter { !visibleLayers.contains($0) }.count
         statistics.passes = compiled.count

@@ -10,6 +10,9 @@ package struct RenderGraph: Sendable {
     /// Atlas placements the items of this frame sample (`TextureSource.atlas`); the backend uploads each
     /// placement it has not uploaded before (`ImageAtlas`). Empty without an atlas.
     package var atlasPlacements: [AtlasPlacement] = []
+    /// Atlas placements freed since the last compile (`ImageAtlas.takeFreedPlacements()`): the backend
+    /// forgets that it uploaded them.
+    package var freedAtlasPlacements: [FreedAtlasPlacement] = []
     /// Which surfaces are rasterization cache entries (bitmaps of their own, or shared cache pages)
     /// drawn or reused this frame, and which entries the backend may free (`RasterizedSurfaces`).
     /// Surfaces in `rasterization.reused` are sampled without a pass of this graph drawing them.

@@ -182,6 +182,8 @@ final class FrameRecorder {
 
     /// Rasterization cache images held, over every executor.
     var rasterizedImageCount: Int { executors.values.reduce(0) { $0 + $1.rasterizedImageCount } }
+    /// Atlas placements the executors remember uploading (bounded by what the atlas holds).
+    var atlasUploadsRemembered: Int { executors.values.reduce(0) { $0 + $1.atlasUploadsRemembered } }
 
     /// The offscreen surface pools' counts, over every executor.
     var surfacePoolStatistics: SurfacePool.Statistics {

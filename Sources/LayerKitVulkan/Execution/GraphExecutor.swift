@@ -78,6 +78,7 @@ final class GraphExecutor {
 
     /// Rasterization cache entries held (tests: bounded growth).
     var rasterizedImageCount: Int { rasterizedImages.count }
+    var atlasUploadsRemembered: Int { atlasTextures.uploadsRemembered }
 
     /// The surface pool's counts (all zero before the first offscreen pass).
     var surfacePoolStatistics: SurfacePool.Statistics { surfaceResources?.pool.statistics ?? SurfacePool.Statistics() }
@@ -158,6 +159,7 @@ final class GraphExecutor {
         }
         device.labels.begin(commandBuffer, "uploads")
         try uploader.prepare(requests, commandBuffer: commandBuffer, frame: frame)
+        atlasTextures.forget(graph.freedAtlasPlacements)
         if patched == nil && !graph.atlasPlacements.isEmpty {
             try atlasTextures.prepare(graph.atlasPlacements, commandBuffer: commandBuffer, frame: frame)
         }

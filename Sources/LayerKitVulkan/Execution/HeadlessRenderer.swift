@@ -142,6 +142,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
 
     /// Rasterization cache images held now.
     package var rasterizedImageCount: Int { context.access.run { recorder.rasterizedImageCount } }
+    package var atlasUploadsRemembered: Int { context.access.run { recorder.atlasUploadsRemembered } }
 
     /// Test hook: device memory allocations past this many bytes in use fail with
     /// `VK_ERROR_OUT_OF_DEVICE_MEMORY` (`MemoryAllocator.injectedLimit`); nil lifts the limit.

@@ -36,6 +36,15 @@ final class AtlasTextures {
     /// Page textures alive.
     var pageCount: Int { pages.count }
 
+    /// Placements the pages remember uploading.
+    var uploadsRemembered: Int { pages.values.reduce(0) { $0 + $1.uploaded.count } }
+
+    /// Forgets the uploads of placements the atlas freed (their serials never come back), so what a
+    /// page remembers stays bounded by what it holds.
+    func forget(_ freed: [FreedAtlasPlacement]) {
+        for placement in freed { pages[placement.page]?.uploaded.remove(placement.serial) }
+    }
+
     /// Uploads the placements of `placements` not yet resident.
     func prepare(_ placements: [AtlasPlacement], commandBuffer: VkCommandBuffer, frame: FrameContext) throws {
         uploadedThisFrame.removeAll()
