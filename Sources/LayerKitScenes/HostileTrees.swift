@@ -8,9 +8,9 @@ import LayerKit
 /// paths and values of the wrong type.
 ///
 /// A tree is a function of its seed alone (`SeededGenerator`), so a failure is reproduced by its seed.
-/// Hosts render it at random times and check that nothing crashes, no validation message appears, every
-/// pixel is a valid premultiplied value and presentation values stay finite (`LayerKitFuzz`, and a short
-/// run in the render tests). Does not render or check anything itself.
+/// Hosts render it at random times and check that nothing crashes, no validation message appears, and
+/// `problems(in:of:)` finds nothing: every pixel a valid premultiplied value, presentation geometry finite
+/// (`LayerKitFuzz`, and a short run in the render tests). Renders nothing itself.
 public struct HostileTrees {
     /// The tree built from `seed`: a 256×256 root with up to `maximumLayers` layers below it.
     public static func tree(seed: UInt64, maximumLayers: Int = 24) -> CALayer {
@@ -22,6 +22,29 @@ public struct HostileTrees {
     public static func frameTimes(seed: UInt64, count: Int) -> [CFTimeInterval] {
         var random = SeededGenerator(seed: seed ^ 0x5eed_f00d)
         return (0..<count).map { _ in Double(random.next() % 4_000) / 1_000 }
+    }
+
+    /// What is wrong with a frame of `root` (rendered as `image`): pixels whose colour exceeds their alpha
+    /// (not premultiplied), layers presenting non-finite geometry. Empty when nothing is.
+    public static func problems(in image: CGImage, of root: CALayer) -> [String] {
+        var problems: [String] = []
+        var invalid = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.pixel(x: x, y: y)
+                if p.r > p.a || p.g > p.a || p.b > p.a { invalid += 1 }
+            }
+        }
+        if invalid > 0 { problems.append("\(invalid) pixels whose colour exceeds their alpha") }
+        var stack = [root]
+        while let layer = stack.popLast() {
+            let presentation = layer.presentation() ?? layer
+            let values = [presentation.bounds.width, presentation.bounds.height, presentation.position.x, presentation.position.y]
+            if !values.allSatisfy(\.isFinite) { problems.append("\(layer) presents non-finite geometry") }
+            stack.append(contentsOf: layer.sublayers ?? [])
+            if let mask = layer.mask { stack.append(mask) }
+        }
+        return problems
     }
 
     private var random: SeededGenerator

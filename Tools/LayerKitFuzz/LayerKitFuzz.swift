@@ -35,7 +35,7 @@ struct LayerKitFuzz: ParsableCommand {
                 renderer.render()
                 renderer.endFrame()
                 let image = try renderer.snapshot()
-                failures += Self.check(image, root: root).map { "seed \(seed) at t = \(t): \($0)" }
+                failures += HostileTrees.problems(in: image, of: root).map { "seed \(seed) at t = \(t): \($0)" }
             }
             renderer.layer = nil
         }
@@ -44,28 +44,5 @@ struct LayerKitFuzz: ParsableCommand {
               + "\(failures.count) failed checks, \(messages.count) validation messages")
         for line in (failures + messages).prefix(20) { print("  \(line)") }
         if !failures.isEmpty || !messages.isEmpty { throw ExitCode(1) }
-    }
-
-    /// What is wrong with a frame of `root`: pixels whose colour exceeds their alpha, layers presenting
-    /// non-finite geometry.
-    static func check(_ image: CGImage, root: CALayer) -> [String] {
-        var problems: [String] = []
-        var invalid = 0
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let p = image.pixel(x: x, y: y)
-                if p.r > p.a || p.g > p.a || p.b > p.a { invalid += 1 }
-            }
-        }
-        if invalid > 0 { problems.append("\(invalid) pixels whose colour exceeds their alpha") }
-        var stack = [root]
-        while let layer = stack.popLast() {
-            let presentation = layer.presentation() ?? layer
-            let values = [presentation.bounds.width, presentation.bounds.height, presentation.position.x, presentation.position.y]
-            if !values.allSatisfy(\.isFinite) { problems.append("\(layer) presents non-finite geometry") }
-            stack.append(contentsOf: layer.sublayers ?? [])
-            if let mask = layer.mask { stack.append(mask) }
-        }
-        return problems
     }
 }
