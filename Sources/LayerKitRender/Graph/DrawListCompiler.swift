@@ -219,13 +219,15 @@ package struct DrawListCompiler: Sendable {
                                                     rasterization: result.rasterization)
             }
             var phases: [DepthPhase]?
-            // Depth-ordered only where an opaque item can hide others: without one, the depth test would
-            // only cost each fragment a depth read.
-            if index == frameIndex && depthTesting && culling && views.isEmpty
-                && pass.items.contains(where: { Self.isDepthOpaque($0) || $0.depthGroup != nil }) {
+            // Depth-ordered only where an opaque item can hide others (or a group is resolved by depth):
+            // without one, the depth test would only cost each fragment a depth read.
+            if index == frameIndex && depthTesting && culling && views.isEmpty {
+                let itemPhases = pass.items.map { $0.depthGroup != nil ? DepthPhase.resolvedGroup : Self.isDepthOpaque($0) ? .opaque : .translucent }
+                if itemPhases.contains(where: { $0 != .translucent }) { phases = itemPhases }
+            }
+            if phases != nil {
                 pass.depthOrdered = true
                 let n = pass.items.count
-                phases = pass.items.map { $0.depthGroup != nil ? .resolvedGroup : Self.isDepthOpaque($0) ? .opaque : .translucent }
                 for i in pass.items.indices { pass.items[i].instance.depth = Float(n - i) / Float(n + 1) }
                 if Self.drawGroupsFrontToBack(&pass.items, footprints: &footprints, phases: &phases!) {
                     compileIndex = nil  // builder indices no longer line up

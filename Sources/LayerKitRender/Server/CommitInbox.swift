@@ -2,7 +2,8 @@ import Foundation
 import LayerKit
 
 /// Commit packets waiting for a render server: received on the committing thread, taken on the thread
-/// that renders. Every host (`CARenderer`, `RenderServer`) and benchmark holds one, showing its tree.
+/// that renders. Every host (`CARenderer`, `RenderServer`) holds one showing its tree; benchmarks and tests
+/// that feed a producer by hand hold one that observes every commit.
 package final class CommitInbox: CommitReceiver, @unchecked Sendable {
     private let lock = NSLock()
     private var packets: [CommitPacket] = []
