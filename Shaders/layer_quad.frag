@@ -26,6 +26,10 @@
 // says whether coverage is computed at all (none: every fragment the rasterizer produces is fully covered,
 // so no derivative, distance or discard — the opaque phase keeps early depth testing), for the shape
 // alone, or with border and clip too.
+// Shadow (Flags.shadow, PAINT_SHADOW): coverage is the shape blurred by a Gaussian (include/
+// blurred_rounded_rect.glsl), sigma in params.x; a sigma of 0 keeps the shape's own hard or antialiased edge.
+// Filter (Flags.filterKernel or colorMatrix, PAINT_FILTER): the texture is a surface read through a kernel
+// (include/filter_kernel.glsl) and optionally a colour matrix read from the instance words; no coverage.
 // Cost: per material; the whole shader is one texture read and two or three rounded-rect evaluations.
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -33,6 +37,8 @@
 #include "rounded_rect_coverage.glsl"
 #include "premultiplied.glsl"
 #include "gradient_paint.glsl"
+#include "blurred_rounded_rect.glsl"
+#include "filter_kernel.glsl"
 
 layout(constant_id = 0) const bool DISCARD_PARTIAL_COVERAGE = false;
 layout(constant_id = 1) const bool CLIP_SHAPE = false;
@@ -42,7 +48,9 @@ const uint PAINT_TEXTURED = 1u;
 const uint PAINT_CLAMPED_UV = 2u;
 const uint PAINT_GRADIENT = 4u;
 const uint PAINT_DEBUG = 8u;
-layout(constant_id = 2) const uint PAINT = 15u;
+const uint PAINT_SHADOW = 16u;
+const uint PAINT_FILTER = 32u;
+layout(constant_id = 2) const uint PAINT = 63u;
 const uint COVERAGE_NONE = 0u;
 const uint COVERAGE_SHAPE = 1u;
 const uint COVERAGE_BORDER_CLIP = 2u;
@@ -106,6 +114,9 @@ void main() {
         vec2 dpdy = dFdy(vLocal);
         bool antialiasEdges = (flags & LAYER_FLAG_ANTIALIAS_EDGES) != 0u;
         coverage = roundedRectCoverage(vLocal, dpdx, dpdy, vShape, vShapeRadii, antialiasEdges);
+        if ((PAINT & PAINT_SHADOW) != 0u && (flags & LAYER_FLAG_SHADOW) != 0u && vParams.x > 0.0) {
+            coverage = blurredRoundedRectCoverage(vLocal, vShape, vShapeRadii, vParams.x);
+        }
         if (COVERAGE >= COVERAGE_BORDER_CLIP) {
             vec2 clipPoint = vClip.xy / vClip.z;
             vec2 dcdx = dFdx(clipPoint);
@@ -149,6 +160,16 @@ void main() {
     bool gradient = (PAINT & PAINT_GRADIENT) != 0u && (flags & LAYER_FLAG_GRADIENT) != 0u;
     if (gradient) {
         color = gradientColor(vLocal) * vColor;
+    }
+    if ((PAINT & PAINT_FILTER) != 0u && (flags & (LAYER_FLAG_FILTER_KERNEL | LAYER_FLAG_COLOR_MATRIX)) != 0u) {
+        // A kernel draw's uv spans its whole source surface: its far corner is the surface's uv limit.
+        vec4 filtered = filterKernel(layerTexture, vUV, vGradientGeometry.zw, floatBitsToUint(vParams.x), vUVClamp);
+        if ((flags & LAYER_FLAG_COLOR_MATRIX) != 0u) {
+            uint word = floatBitsToUint(vParams.w) * 16u + 10u;
+            filtered = applyColorMatrix(filtered, instanceWords[word], instanceWords[word + 1u], instanceWords[word + 2u],
+                                        instanceWords[word + 3u], instanceWords[word + 4u]);
+        }
+        color = filtered * vColor;
     }
     outColor = COVERAGE == COVERAGE_NONE ? color : premultipliedScale(color, coverage);
     if (gradient) {

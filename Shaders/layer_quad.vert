@@ -56,6 +56,8 @@ void main() {
     vShape = instance.shape;
     vShapeRadii = instance.shapeRadii;
     vParams = instance.params;
+    // The fragment shader reads a colour matrix straight from the instance (too many words to pass on).
+    vParams.w = uintBitsToFloat(uint(gl_InstanceIndex));
     vClipRect = instance.clipRect;
     vClipRadii = instance.clipRadii;
     // The fragment shader reads the gradient header from vUVClamp.xyz; a piece keeps it in clipFromLocal's w.

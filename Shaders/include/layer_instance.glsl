@@ -17,6 +17,15 @@ const uint LAYER_FLAG_GRADIENT = 1u << 7;
 // A piece of a split plane: strip corners in quad.xy, quad.zw, uvClamp.xy, uvClamp.zw; uv at shape's corners
 // (a gradient piece: uv keeps the gradient geometry, and its header is in clipFromLocal[0..2].w).
 const uint LAYER_FLAG_PIECE_CORNERS = 1u << 8;
+// A shadow: coverage is the shape blurred by a Gaussian of standard deviation params.x (layer units;
+// 0: the shape itself, hard), times color.
+const uint LAYER_FLAG_SHADOW = 1u << 9;
+// A filter kernel pass over the texture (a surface): kind in params.x (uint bits), parameters in uvClamp
+// (uv step between taps, tap radius, Gaussian sigma in taps). See include/filter_kernel.glsl.
+const uint LAYER_FLAG_FILTER_KERNEL = 1u << 10;
+// A colour matrix on the sampled colour: rows red, green, blue, alpha in clipFromLocal[0..2] and clipRect,
+// the bias in clipRadii (such a draw has no analytic clip).
+const uint LAYER_FLAG_COLOR_MATRIX = 1u << 11;
 
 // BEGIN LayerInstance
 struct LayerInstance {
@@ -26,7 +35,8 @@ struct LayerInstance {
     vec4 color;            // premultiplied color (fill, or texel multiplier)
     vec4 shape;            // covered rounded rect in layer space: minX, minY, maxX, maxY
     vec4 shapeRadii;       // corner radii: top-left, top-right, bottom-right, bottom-left (y down)
-    vec4 params;           // x: border width, y: flags (float bits), z: depth 0..1, w: unused
+    vec4 params;           // x: border width (shadow: blur sigma; kernel: kind bits), y: flags (float bits), z: depth 0..1,
+                           // w: unused (the vertex shader passes the instance index on in it)
     vec4 clipFromLocal[3]; // rows of the homography layer space -> clip space: c = H * (x, y, 1) (xyz; w: see piece)
     vec4 clipRect;         // clip rounded rect in clip space: minX, minY, maxX, maxY
     vec4 clipRadii;        // clip corner radii: top-left, top-right, bottom-right, bottom-left

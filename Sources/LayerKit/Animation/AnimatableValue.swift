@@ -42,6 +42,7 @@ package enum AnimatableValue: Sendable, Equatable {
         case is Bool: self = .discrete(DiscreteValue(value))
         case let v as CGPath: self = .path(v)
         case let v as [CIFilter]: self = .filters(v.map(FilterValue.init))
+        case let v as CIVector: self = .numbers(v.values.map(Double.init))
         case let v as [CGColor]:
             self = .colors(v.map { let c = $0.rgba; return SIMD4(Double(c.r), Double(c.g), Double(c.b), Double(c.a)) })
         case let v as [Any] where !v.isEmpty && v.allSatisfy({ scalarValue($0) != nil }):
@@ -71,6 +72,7 @@ package enum AnimatableValue: Sendable, Equatable {
             case is [NSNumber]: return values.map { NSNumber(value: $0) }
             case is [Double]: return values
             case is [Float]: return values.map { Float($0) }
+            case is CIVector: return CIVector(values: values.map { CGFloat($0) })
             default: return values.map { CGFloat($0) }
             }
         case .colors(let colors):

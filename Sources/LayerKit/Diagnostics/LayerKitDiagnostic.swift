@@ -50,6 +50,14 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
     /// caches were trimmed: `surfaces` offscreen passes were drawn straight into their targets instead
     /// (group opacity per draw, masks unapplied), and the frame still rendered.
     case offscreenRenderingDegraded(surfaces: Int, reason: String)
+    /// `CIFilter(name:)` was asked for a filter type LayerKit does not know; it returned nil.
+    case unknownFilter(name: String)
+    /// A filter parameter was refused: the type has no such key, or the value is of another kind.
+    case invalidFilterParameter(filter: String, key: String, reason: String)
+    /// A layer was given a filter the renderer stores and animates but does not draw (a type outside
+    /// `CIFilter.drawnFilters`, an entry that is not a `CIFilter`, or any background or compositing filter
+    /// for now): the layer draws without it.
+    case filterNotDrawn(filter: String, property: String)
 
     /// The case name, used as log metadata and for filtering.
     public var name: String {
@@ -73,6 +81,9 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case .invalidTiledLayerProperty: "invalidTiledLayerProperty"
         case .tiledLayerTileLimit: "tiledLayerTileLimit"
         case .offscreenRenderingDegraded: "offscreenRenderingDegraded"
+        case .unknownFilter: "unknownFilter"
+        case .invalidFilterParameter: "invalidFilterParameter"
+        case .filterNotDrawn: "filterNotDrawn"
         }
     }
 
@@ -116,6 +127,12 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
             "\(layer): \(visible) tiles are visible but the tile cache holds \(limit); only the \(limit) nearest the centre are drawn (raise tileCacheByteLimit or levelsOfDetail)"
         case let .offscreenRenderingDegraded(surfaces, reason):
             "out of device memory for offscreen surfaces (\(reason)) after trimming pools and caches; \(surfaces) offscreen passes drawn directly, without isolation, this frame"
+        case let .unknownFilter(name):
+            "CIFilter(name: \"\(name)\"): LayerKit knows no such filter (CIFilter.knownFilters); returned nil"
+        case let .invalidFilterParameter(filter, key, reason):
+            "\(filter).\(key): refused (\(reason)); the parameter keeps its value"
+        case let .filterNotDrawn(filter, property):
+            "\(property): \(filter) is stored and animated but not drawn by this renderer; the layer draws without it"
         }
     }
 }

@@ -9,8 +9,8 @@ import Foundation
 /// through the layer's key path (or set a new `filters` array).
 ///
 /// The filter types LayerKit knows, with Core Image's names and defaults, are listed in
-/// `CIFilter.knownFilters`. Drawing filters comes with the render graph's offscreen filter passes; until
-/// then they are stored, committed and animated like every other layer property, and not drawn.
+/// `CIFilter.knownFilters`; the renderer draws those in `CIFilter.drawnFilters` (in `filters`; background
+/// and compositing filters are stored, committed and animated, not drawn yet) and reports the others.
 public final class CIFilter: Hashable, CustomStringConvertible {
     /// The filter type: `"CIGaussianBlur"`, …
     public let filterName: String
@@ -21,19 +21,45 @@ public final class CIFilter: Hashable, CustomStringConvertible {
     /// Core Image's filter types LayerKit knows, with each parameter's default. (Immutable; its values are
     /// numbers and colors, themselves immutable: safe to read from any thread.)
     nonisolated(unsafe) public static let knownFilters: [String: [String: Any]] = [
+        // Blurs and morphology
         "CIGaussianBlur": ["inputRadius": CGFloat(10)],
         "CIBoxBlur": ["inputRadius": CGFloat(10)],
+        "CIDiscBlur": ["inputRadius": CGFloat(8)],
+        "CIMotionBlur": ["inputRadius": CGFloat(20), "inputAngle": CGFloat(0)],
+        "CIZoomBlur": ["inputCenter": CIVector(x: 150, y: 150), "inputAmount": CGFloat(20)],
+        "CIMorphologyMaximum": ["inputRadius": CGFloat(0)],
+        "CIMorphologyMinimum": ["inputRadius": CGFloat(0)],
+        // Colour
         "CIColorControls": ["inputSaturation": CGFloat(1), "inputBrightness": CGFloat(0), "inputContrast": CGFloat(1)],
+        "CIColorMatrix": ["inputRVector": CIVector(x: 1, y: 0, z: 0, w: 0), "inputGVector": CIVector(x: 0, y: 1, z: 0, w: 0),
+                          "inputBVector": CIVector(x: 0, y: 0, z: 1, w: 0), "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 1),
+                          "inputBiasVector": CIVector(x: 0, y: 0, z: 0, w: 0)],
         "CIColorInvert": [:],
         "CIColorMonochrome": ["inputColor": CGColor(red: 0.6, green: 0.45, blue: 0.3, alpha: 1), "inputIntensity": CGFloat(1)],
         "CISepiaTone": ["inputIntensity": CGFloat(1)],
         "CIHueAdjust": ["inputAngle": CGFloat(0)],
         "CIExposureAdjust": ["inputEV": CGFloat(0)],
+        "CIVibrance": ["inputAmount": CGFloat(0)],
+        "CITemperatureAndTint": ["inputNeutral": CIVector(x: 6500, y: 0), "inputTargetNeutral": CIVector(x: 6500, y: 0)],
+        // Stylize
+        "CIBloom": ["inputRadius": CGFloat(10), "inputIntensity": CGFloat(0.5)],
+        "CIPixellate": ["inputCenter": CIVector(x: 150, y: 150), "inputScale": CGFloat(8)],
+        "CICrystallize": ["inputCenter": CIVector(x: 150, y: 150), "inputRadius": CGFloat(20)],
+    ]
+
+    /// The filter types the renderer draws in a layer's `filters`; setting any other known type stores and
+    /// animates it but draws the layer without it, and says so (`LayerKitDiagnostic.filterNotDrawn`).
+    public static let drawnFilters: Set<String> = [
+        "CIGaussianBlur", "CIBoxBlur", "CIMotionBlur", "CIMorphologyMaximum", "CIMorphologyMinimum",
+        "CIColorControls", "CIColorMatrix", "CIColorInvert", "CIColorMonochrome", "CISepiaTone", "CIHueAdjust", "CIExposureAdjust",
     ]
 
     /// A filter of a known type with its default parameters, or nil for a type LayerKit does not know.
     public init?(name: String) {
-        guard let defaults = Self.knownFilters[name] else { return nil }
+        guard let defaults = Self.knownFilters[name] else {
+            LayerKitDiagnostics.emit(.unknownFilter(name: name))
+            return nil
+        }
         filterName = name
         self.name = name
         parameters = defaults
@@ -59,16 +85,37 @@ public final class CIFilter: Hashable, CustomStringConvertible {
     }
 
     /// Sets a parameter. Numbers of any type become `CGFloat`; a non-finite number is refused with a
-    /// diagnostic, as geometry is.
+    /// diagnostic, as geometry is. A key the filter type does not have, or a value of another kind than
+    /// the parameter's (a number for a vector, a string for a number), is refused with a diagnostic and
+    /// the parameter keeps its value (Core Image raises for an unknown key). nil restores the default.
     public func setValue(_ value: Any?, forKey key: String) {
         if key == "name", let newName = value as? String { return name = newName }
-        if let value, let number = scalarValue(value) {
+        guard let current = parameters[key] else {
+            return LayerKitDiagnostics.emit(.invalidFilterParameter(filter: filterName, key: key, reason: "\(filterName) has no parameter '\(key)'"))
+        }
+        // nil resets the parameter to its default, as Core Image's setDefaults does for all of them.
+        guard let value else { return parameters[key] = Self.knownFilters[filterName]?[key] }
+        guard Self.isSameKind(value, as: current) else {
+            return LayerKitDiagnostics.emit(.invalidFilterParameter(
+                filter: filterName, key: key, reason: "expected a value like \(type(of: current)), got \(type(of: value))"))
+        }
+        if let number = scalarValue(value) {
             guard number.isFinite else {
                 return LayerKitDiagnostics.emit(.nonFiniteGeometry(layer: "filter '\(name)'", keyPath: key))
             }
             parameters[key] = number
         } else {
             parameters[key] = value
+        }
+    }
+
+    /// Whether `value` can stand for a parameter whose default is `current`: a number for a number, a
+    /// vector for a vector, a colour for a colour.
+    private static func isSameKind(_ value: Any, as current: Any) -> Bool {
+        switch current {
+        case is CIVector: value is CIVector
+        case is CGColor: value is CGColor
+        default: scalarValue(value) != nil
         }
     }
 
@@ -121,7 +168,7 @@ package struct FilterValue: Sendable, Equatable {
     package func makeFilter() -> CIFilter? {
         guard let filter = CIFilter(name: filterName) else { return nil }
         filter.name = name
-        for (key, value) in parameters { filter.setValue(value.modelValue(like: nil), forKey: key) }
+        for (key, value) in parameters { filter.setValue(value.modelValue(like: filter.value(forKey: key)), forKey: key) }
         return filter
     }
 }

@@ -3,23 +3,49 @@ import Foundation
 // Filters and rasterization.
 
 extension CALayer {
-    /// Filters applied to the layer and its sublayers. Animatable (`"filters.NAME.KEY"`).
+    /// Filters applied to the layer and its sublayers, flattened, in order. Animatable
+    /// (`"filters.NAME.KEY"`). The types in `CIFilter.drawnFilters` are drawn (blurs grow the layer's
+    /// drawn area); setting any other says so (`LayerKitDiagnostic.filterNotDrawn`) and the layer draws
+    /// without it.
     public var filters: [Any]? {
         get { value(of: .filters) }
         // Filters are copied when set, as Core Animation treats them as immutable from then on.
-        set { setValue(newValue?.map { ($0 as? CIFilter)?.copy() ?? $0 }, of: .filters) }
+        set {
+            for entry in newValue ?? [] {
+                guard let filter = entry as? CIFilter else {
+                    LayerKitDiagnostics.emit(.filterNotDrawn(filter: "\(type(of: entry)) \(entry)", property: "filters"))
+                    continue
+                }
+                if !CIFilter.drawnFilters.contains(filter.filterName) {
+                    LayerKitDiagnostics.emit(.filterNotDrawn(filter: filter.filterName, property: "filters"))
+                }
+            }
+            setValue(newValue?.map { ($0 as? CIFilter)?.copy() ?? $0 }, of: .filters)
+        }
     }
 
-    /// Filters applied to what is behind the layer, within its bounds. Animatable.
+    /// Filters applied to what is behind the layer, within its bounds. Animatable. Stored, committed
+    /// and animated; not drawn yet (setting any says so: `LayerKitDiagnostic.filterNotDrawn`).
     public var backgroundFilters: [Any]? {
         get { value(of: .backgroundFilters) }
-        set { setValue(newValue, of: .backgroundFilters) }
+        set {
+            for entry in newValue ?? [] {
+                LayerKitDiagnostics.emit(.filterNotDrawn(filter: (entry as? CIFilter)?.filterName ?? "\(entry)", property: "backgroundFilters"))
+            }
+            setValue(newValue, of: .backgroundFilters)
+        }
     }
 
-    /// A filter that composites the layer with what is behind it. Animatable.
+    /// A filter that composites the layer with what is behind it. Animatable. Stored, committed and
+    /// animated; not drawn yet (setting one says so: `LayerKitDiagnostic.filterNotDrawn`).
     public var compositingFilter: Any? {
         get { value(of: .compositingFilter) }
-        set { setValue(newValue, of: .compositingFilter) }
+        set {
+            if let newValue {
+                LayerKitDiagnostics.emit(.filterNotDrawn(filter: (newValue as? CIFilter)?.filterName ?? "\(newValue)", property: "compositingFilter"))
+            }
+            setValue(newValue, of: .compositingFilter)
+        }
     }
 
     /// Whether the layer and its sublayers are rendered once into a bitmap and reused. Animatable.

@@ -85,6 +85,9 @@ package enum LayerPropertyValue: Sendable {
     case string(String)
     case mask(UInt)
     case animations([AnimationRecord])
+    /// `filters`: the layer's filter list, as immutable values (entries that are not filters are left
+    /// out; the setter reported them).
+    case filters([FilterValue])
 
     /// The current value of `key` on `layer`; nil for properties the renderer never reads (delegate,
     /// actions, style, name) and contents that are not images.
@@ -114,6 +117,7 @@ package enum LayerPropertyValue: Sendable {
             case .contents: self = .image(layer.storedContents as? CGImage)
             case .sublayers: self = .layers(layer.storedSublayers.map(\.layerID))
             case .animations: self = .animations(layer.commitAnimations())
+            case .filters: self = .filters(((layer.value(of: key) as [Any]?) ?? []).compactMap { ($0 as? CIFilter).map(FilterValue.init) })
             default: return nil
             }
         }

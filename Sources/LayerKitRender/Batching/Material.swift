@@ -20,6 +20,11 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
         package static let gradient = Paint(rawValue: 1 << 2)
         /// Debug views (fragment counting, overdraw heat map).
         package static let debug = Paint(rawValue: 1 << 3)
+        /// Blurs the shape's coverage for a shadow (`LayerInstance.Flags.shadow`).
+        package static let shadow = Paint(rawValue: 1 << 4)
+        /// Reads a surface through a filter kernel and colour matrix (`LayerInstance.Flags.filterKernel`,
+        /// `.colorMatrix`).
+        package static let filter = Paint(rawValue: 1 << 5)
     }
 
     /// How much coverage the fragments compute.
@@ -44,7 +49,7 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Everything the layer shader does (stencil clip shapes, and anything no material names).
-    package static let general = Material(paint: [.textured, .clampedUV, .gradient, .debug], coverage: .shapeBorderClip)
+    package static let general = Material(paint: [.textured, .clampedUV, .gradient, .debug, .shadow, .filter], coverage: .shapeBorderClip)
 
     /// The material `instance` needs.
     package init(_ instance: LayerInstance) {
@@ -53,14 +58,20 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
             self = .general
             return
         }
+        if flags.contains(.filterKernel) || flags.contains(.colorMatrix) {
+            // A 1:1 surface quad: no coverage, and the surface is read through the kernel alone.
+            self.init(paint: .filter, coverage: .none)
+            return
+        }
         var paint: Paint = []
+        if flags.contains(.shadow) { paint.insert(.shadow) }
         if flags.contains(.textured) { paint.insert(.textured) }
         if flags.contains(.clampUV) { paint.insert(.clampedUV) }
         if flags.contains(.gradient) { paint.insert(.gradient) }
         let coverage: Coverage
         if flags.contains(.border) || flags.contains(.clip) {
             coverage = .shapeBorderClip
-        } else if flags.contains(.antialiasEdges) || flags.contains(.pieceCorners) || instance.shapeRadii != .zero
+        } else if flags.contains(.shadow) || flags.contains(.antialiasEdges) || flags.contains(.pieceCorners) || instance.shapeRadii != .zero
                     || !Self.quad(instance.quad, liesWithin: instance.shape) {
             coverage = .shape
         } else {
@@ -102,6 +113,8 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
         if paint.contains(.clampedUV) { parts.append("clamped uv") }
         if paint.contains(.gradient) { parts.append("gradient") }
         if paint.contains(.debug) { parts.append("debug") }
+        if paint.contains(.shadow) { parts.append("shadow") }
+        if paint.contains(.filter) { parts.append("filter") }
         if parts.isEmpty { parts.append("flat") }
         switch coverage {
         case .none: break

@@ -90,6 +90,9 @@ package struct OcclusionCuller {
         guard item.blend == .sourceOver, item.instance.color.w >= 1, item.stencilLevel == 0, item.stencilCommand == nil,
               flags.isDisjoint(with: [.countFragments, .overdrawHeatMap]) else { return false }
         if flags.contains(.gradient) { return item.gradient?.isOpaque ?? false }
+        // A blurred shadow fades out; a filtered surface may hold anything.
+        if flags.contains(.shadow) && item.instance.shadowSigma > 0 { return false }
+        if !flags.isDisjoint(with: [.filterKernel, .colorMatrix]) { return false }
         guard flags.contains(.textured) else { return true }
         guard let texture = item.texture, texture.minification != .trilinear, texture.magnification != .trilinear else { return false }
         switch texture.source {

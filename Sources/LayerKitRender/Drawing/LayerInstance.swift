@@ -66,6 +66,14 @@ package struct LayerInstance: Equatable, Sendable {
         /// `gradient`, `uv` keeps the gradient's geometry and the gradient header moves from `uvClamp` to
         /// the w of `clipFromLocal`'s rows (see `gradientKind`).
         package static let pieceCorners = Flags(rawValue: 1 << 8)
+        /// A shadow: coverage is `shape` blurred by a Gaussian of standard deviation `shadowSigma` (layer
+        /// units; 0 keeps the shape's own edge), times `color`. Never textured, never a border.
+        package static let shadow = Flags(rawValue: 1 << 9)
+        /// A filter kernel pass: the texture (a surface) is read through `filterKernel` instead of
+        /// sampled once. Never with `clip`, `clampUV` or a piece (kernel draws are 1:1 surface quads).
+        package static let filterKernel = Flags(rawValue: 1 << 10)
+        /// Apply `colorMatrix` to the sampled colour (kept in the clip fields: such a draw has no clip).
+        package static let colorMatrix = Flags(rawValue: 1 << 11)
     }
 
     package var flags: Flags {
@@ -170,6 +178,36 @@ package struct LayerInstance: Equatable, Sendable {
             && lhs.shape == rhs.shape && lhs.shapeRadii == rhs.shapeRadii && lhs.params == rhs.params
             && lhs.clipFromLocal == rhs.clipFromLocal && lhs.clipRect == rhs.clipRect && lhs.clipRadii == rhs.clipRadii
             && lhs.uvClamp == rhs.uvClamp
+    }
+
+    /// With `Flags.shadow`: the Gaussian's standard deviation in layer units (shares the border width's
+    /// slot: a shadow has no border).
+    package var shadowSigma: Float {
+        get { params.x }
+        set { params.x = newValue }
+    }
+
+    /// With `Flags.filterKernel`: the kernel (`FilterKernel`), its kind in `params.x` and its parameters
+    /// in `uvClamp` (a kernel draw is never atlased).
+    package var filterKernel: FilterKernel {
+        get {
+            FilterKernel(kind: FilterKernel.Kind(rawValue: params.x.bitPattern) ?? .copy, step: SIMD2(uvClamp.x, uvClamp.y),
+                         radius: Int(uvClamp.z), sigma: uvClamp.w)
+        }
+        set {
+            params.x = Float(bitPattern: newValue.kind.rawValue)
+            uvClamp = SIMD4(newValue.step.x, newValue.step.y, Float(newValue.radius), newValue.sigma)
+        }
+    }
+
+    /// With `Flags.colorMatrix`: the matrix, in the five clip words (rows, then the bias).
+    package var colorMatrix: ColorMatrix {
+        get { ColorMatrix(red: clipFromLocal.0, green: clipFromLocal.1, blue: clipFromLocal.2, alpha: clipRect, bias: clipRadii) }
+        set {
+            clipFromLocal = (newValue.red, newValue.green, newValue.blue)
+            clipRect = newValue.alpha
+            clipRadii = newValue.bias
+        }
     }
 
     /// Bytes per instance as the shader reads them (16 vec4s).

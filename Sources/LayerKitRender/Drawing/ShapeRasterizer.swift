@@ -76,9 +76,12 @@ package final class ShapeRasterizer: @unchecked Sendable {
     /// shape layer or draws nothing.
     package func rasterizedShape(of node: RenderNode, toPixels: PlaneHomography) -> RasterizedShape? {
         let properties = node.customProperties
-        guard node.renderKind == .shape, let path = properties.path("path"), !path.isEmpty else { return nil }
-        let style = ShapeStyle(properties)
-        guard style.drawsSomething else { return nil }
+        guard node.renderKind == .shape, let path = properties.path("path") else { return nil }
+        return rasterized(path, style: ShapeStyle(properties), toPixels: toPixels)
+    }
+
+    private func rasterized(_ path: CGPath, style: ShapeStyle, toPixels: PlaneHomography) -> RasterizedShape? {
+        guard !path.isEmpty, style.drawsSomething else { return nil }
         let box = path.boundingBoxOfPath
         guard !box.isNull, box.isFiniteGeometry else { return nil }
         let reach = style.strokeReach
@@ -107,6 +110,12 @@ package final class ShapeRasterizer: @unchecked Sendable {
         evict(keeping: key)
         statistics.cachedImages = cache.count
         return shape
+    }
+
+    /// `path` filled (non-zero winding) in opaque black for a layer-to-pixels map `toPixels`: a
+    /// `shadowPath`'s alpha. Cached as shape layers' images are, so layers sharing one path share it.
+    package func rasterizedFill(of path: CGPath, toPixels: PlaneHomography) -> RasterizedShape? {
+        rasterized(path, style: ShapeStyle(CustomPropertyValues()), toPixels: toPixels)
     }
 
     /// Drops least recently used images until the cache fits its budget (never `kept`).

@@ -18,7 +18,8 @@ package enum OffscreenDecision {
         let target = PixelRect(x: 0, y: 0, width: targetWidth, height: targetHeight)
         let instance = item.instance
         // The covered region in layer space: the shape, within the drawn quad (or piece).
-        let quad = instance.drawnBounds, shape = instance.shape
+        // A blurred shadow covers its whole quad (the shape grown by the blur).
+        let quad = instance.drawnBounds, shape = instance.flags.contains(.shadow) ? quad : instance.shape
         let minX = Double(max(quad.x, shape.x)), minY = Double(max(quad.y, shape.y))
         let maxX = Double(min(quad.z, shape.z)), maxY = Double(min(quad.w, shape.w))
         guard maxX > minX, maxY > minY else { return nil }

@@ -1,7 +1,7 @@
 /// Why the render graph draws a subtree into an offscreen surface instead of straight into its target
 /// (DESIGN.md §4, rule 2). Every offscreen pass carries one; frame statistics count passes per reason.
 ///
-/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening, filters, non-trivial shadows, transitions, replicators) arrive with their features.
+/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening, transitions, replicators, background and compositing filters) arrive with their features.
 public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A layer with `allowsGroupOpacity` and opacity below 1 whose subtree's draws overlap one another:
     /// the subtree is composited once, then faded. Without overlap the opacity is folded into each draw.
@@ -12,6 +12,13 @@ public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStr
     /// A `shouldRasterize` layer whose cached bitmap is missing or out of date: its subtree is drawn into
     /// the bitmap, which this frame and later ones composite (`RenderGraphBuilder+Rasterization.swift`).
     case rasterize
+    /// A layer's shadow that is not a rect or rounded rect (`ShadowShape`): the layer's alpha (or its
+    /// `shadowPath`) drawn into a surface, blurred by kernel passes, and composited tinted and offset
+    /// behind the layer (`RenderGraphBuilder+Effects.swift`).
+    case shadow
+    /// A layer with `filters`: its subtree flattened into a surface, then each filter's kernel passes
+    /// (`FilterPlan`), the result composited in the layer's place.
+    case filter
     /// A debug view needs the frame drawn a second way (`DebugOptions.overdraw` counts fragments into a
     /// surface, then colors the frame by the count).
     case debugVisualization

@@ -170,8 +170,10 @@ extension RenderGraphBuilder {
 
     /// Appends the pass that draws `items` (built in the frame's clip space) into a new surface covering
     /// the target pixels `rect`, and returns the surface.
+    /// With `size`, the surface has that many texels instead of one per pixel of `rect` (a downsampled
+    /// filter pass), still covering `rect`.
     func makeSurface(_ rect: PixelRect, items: [DrawItem], reason: OffscreenReason, name: String,
-                             context: inout VisitContext) -> SurfaceID {
+                     size: (width: Int, height: Int)? = nil, context: inout VisitContext) -> SurfaceID {
         let surface = SurfaceID(context.offscreen.nextSurface)
         context.offscreen.nextSurface += 1
         // Frame clip x_f = 2 px / W - 1; surface clip x_s = 2 (px - minX) / w - 1. So, homogeneously,
@@ -190,7 +192,7 @@ extension RenderGraphBuilder {
             return item
         }
         context.offscreen.passes.append(RenderPass(
-            name: name, target: .offscreen(surface, width: rect.width, height: rect.height), clearColor: .zero,
+            name: name, target: .offscreen(surface, width: size?.width ?? rect.width, height: size?.height ?? rect.height), clearColor: .zero,
             items: moved, reason: reason))
         return surface
     }

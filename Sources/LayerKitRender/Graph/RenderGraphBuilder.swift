@@ -253,8 +253,10 @@ package struct RenderGraphBuilder {
     /// Draws `node` (already presented at `localTime`) and its subtree. `parentSpace` maps the parent's sublayer space to pixels (4×4,
     /// already including the parent's `sublayerSpaceTransform`).
     /// With `isolated`, the caller (`visitIsolated`) has taken care of the node's own opacity and mask.
+    /// With `effectsDrawn`, the caller (`visitWithEffects`) draws the node's filters and general-path
+    /// shadow around what this call draws.
     func visit(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
-               clip inheritedClip: Clip?, contentsFlipped: Bool, isolated: Bool = false,
+               clip inheritedClip: Clip?, contentsFlipped: Bool, isolated: Bool = false, effectsDrawn: Bool = false,
                context: inout VisitContext, into items: inout [DrawItem]) {
         let ownOpacity = min(max(node.opacity, 0), 1)
         guard !node.isHidden, ownOpacity > 0, inherited > 0 else { return }
@@ -283,6 +285,13 @@ package struct RenderGraphBuilder {
             context.isolationDepth += 1
             visitIsolated(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
                           contentsFlipped: contentsFlipped, context: &context, into: &items)
+            context.isolationDepth -= 1
+            return
+        }
+        if !effectsDrawn && Self.needsEffectPasses(node) {
+            context.isolationDepth += 1
+            visitWithEffects(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
+                             contentsFlipped: contentsFlipped, isolated: isolated, context: &context, into: &items)
             context.isolationDepth -= 1
             return
         }
@@ -357,6 +366,19 @@ package struct RenderGraphBuilder {
             }
         }
         let ownClipFields = ownClip.map { clipInstanceFields($0, localToPixels: homography) }
+
+        // A rect or rounded-rect shadow, analytic, behind everything the layer draws; clipped by the
+        // layer's own bounds when it masks to them, as Core Animation's is (`ShadowShape`).
+        if !effectsDrawn, ShadowShape.casts(node), let shape = ShadowShape(of: node, backgroundRadii: radii) {
+            let sigma = ShadowShape.sigma(forRadius: node.shadowRadius)
+            let reach = 3 * sigma
+            let shadowRect = shape.rect.offsetBy(dx: node.shadowOffset.width, dy: node.shadowOffset.height)
+            let tint = (node.shadowColor?.premultipliedRGBA ?? .zero) * Float(node.shadowOpacity * shape.alpha * opacity)
+            var shadow = instance(quad: shadowRect.insetBy(dx: -reach, dy: -reach), color: tint, shape: shadowRect,
+                                  shapeRadii: shape.radii, flags: [.shadow], clip: ownClipFields)
+            shadow.shadowSigma = Float(sigma)
+            items.insert(DrawItem(instance: shadow, layer: node.id), at: firstOwnItem)
+        }
         let firstStencilled = items.count
         if let stencilClip { items.append(stencilClipItem(.push, stencilClip)) }
 
@@ -613,7 +635,7 @@ package struct RenderGraphBuilder {
 
     /// Corner radii (top-left, top-right, bottom-right, bottom-left), clamped to half the shorter side
     /// as Core Animation clamps them; `maskedCorners` picks which corners round (iOS y-down naming).
-    private static func cornerRadii(of node: RenderNode) -> SIMD4<Float> {
+    static func cornerRadii(of node: RenderNode) -> SIMD4<Float> {
         let r = Float(max(0, min(node.cornerRadius, min(node.bounds.width, node.bounds.height) / 2)))
         let m = node.maskedCorners
         return SIMD4(m & 1 != 0 ? r : 0, m & 2 != 0 ? r : 0, m & 8 != 0 ? r : 0, m & 4 != 0 ? r : 0)

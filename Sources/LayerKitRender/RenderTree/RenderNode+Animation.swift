@@ -27,6 +27,12 @@ extension RenderNode: AnimatedPropertyStore {
         case .contentsRect: return .rect(contentsRect)
         case .contentsCenter: return .rect(contentsCenter)
         case .rasterizationScale: return .scalar(Double(rasterizationScale))
+        case .shadowColor: return shadowColor.flatMap { AnimatableValue($0) }
+        case .shadowOpacity: return .scalar(Double(shadowOpacity))
+        case .shadowOffset: return .size(shadowOffset)
+        case .shadowRadius: return .scalar(Double(shadowRadius))
+        case .shadowPath: return shadowPath.map { .path($0) }
+        case .filters: return .filters(filters)
         default: return nil
         }
     }
@@ -62,6 +68,12 @@ extension RenderNode: AnimatedPropertyStore {
         case (.contentsRect, .rect(let v)): contentsRect = v
         case (.contentsCenter, .rect(let v)): contentsCenter = v
         case (.rasterizationScale, .scalar(let v)): rasterizationScale = CGFloat(v)
+        case (.shadowColor, .color): shadowColor = value.modelValue(like: nil) as? CGColor
+        case (.shadowOpacity, .scalar(let v)): shadowOpacity = CGFloat(v)
+        case (.shadowOffset, .size(let v)): shadowOffset = v
+        case (.shadowRadius, .scalar(let v)): shadowRadius = CGFloat(v)
+        case (.shadowPath, .path(let v)): shadowPath = v
+        case (.filters, .filters(let v)): filters = v
         default: break
         }
     }

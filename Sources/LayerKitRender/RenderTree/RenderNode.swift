@@ -35,6 +35,16 @@ package final class RenderNode: @unchecked Sendable {
     package var allowsGroupOpacity = true
     package var masksToBounds = false
 
+    // Shadow (Core Animation's defaults; drawn by `RenderGraphBuilder+Shadow.swift`)
+    package var shadowColor: CGColor? = .black
+    package var shadowOpacity: CGFloat = 0
+    package var shadowOffset = CGSize(width: 0, height: -3)
+    package var shadowRadius: CGFloat = 3
+    package var shadowPath: CGPath?
+
+    // Filters (`RenderGraphBuilder+Filters.swift`)
+    package var filters: [FilterValue] = []
+
     // Rasterization
     /// Whether the subtree is drawn from a cached bitmap (`RenderGraphBuilder+Rasterization.swift`).
     package var shouldRasterize = false
@@ -165,6 +175,12 @@ package final class RenderNode: @unchecked Sendable {
         case .contentsRect: contentsRect = committed.contentsRect
         case .contentsCenter: contentsCenter = committed.contentsCenter
         case .rasterizationScale: rasterizationScale = committed.rasterizationScale
+        case .shadowColor: shadowColor = committed.shadowColor
+        case .shadowOpacity: shadowOpacity = committed.shadowOpacity
+        case .shadowOffset: shadowOffset = committed.shadowOffset
+        case .shadowRadius: shadowRadius = committed.shadowRadius
+        case .shadowPath: shadowPath = committed.shadowPath
+        case .filters: filters = committed.filters
         default: break
         }
     }
@@ -182,6 +198,10 @@ package final class RenderNode: @unchecked Sendable {
         shouldRasterize = other.shouldRasterize; rasterizationScale = other.rasterizationScale
         contentsRect = other.contentsRect; contentsCenter = other.contentsCenter; mask = other.mask
         beginTime = other.beginTime; timeOffset = other.timeOffset; speed = other.speed
+        shadowOpacity = other.shadowOpacity; shadowOffset = other.shadowOffset; shadowRadius = other.shadowRadius
+        if shadowColor !== other.shadowColor { shadowColor = other.shadowColor }
+        if shadowPath !== other.shadowPath { shadowPath = other.shadowPath }
+        if !(filters.isEmpty && other.filters.isEmpty) { filters = other.filters }
         // Reference-counted values are stored only when they differ: the reused presentation copy
         // almost always holds the same ones already, and each store costs a retain, a release and an
         // exclusivity check per animated node per frame.
@@ -235,6 +255,12 @@ package final class RenderNode: @unchecked Sendable {
         case (.timeOffset, .float(let v)): timeOffset = Double(v)
         case (.speed, .float(let v)): speed = Double(v)
         case (.animations, .animations(let v)): animations = v
+        case (.shadowColor, .color(let v)): shadowColor = v
+        case (.shadowOpacity, .float(let v)): shadowOpacity = v
+        case (.shadowOffset, .size(let v)): shadowOffset = v
+        case (.shadowRadius, .float(let v)): shadowRadius = v
+        case (.shadowPath, .path(let v)): shadowPath = v
+        case (.filters, .filters(let v)): filters = v
         default: break
         }
     }

@@ -1,0 +1,75 @@
+import LayerKit
+
+/// A filter of a layer's `filters` as the renderer draws it: Core Image's filter types reduced to the
+/// passes LayerKit has (`FilterPlan`).
+///
+/// Input: a committed or animated `FilterValue` (Core Image's type name and parameters, defaults filled in
+/// by `CIFilter`). Output: a blur, a morphology, or a colour matrix; nil for a type the renderer does not
+/// draw (the model reported it when the filter was set: `CIFilter.drawnFilters`). Lengths are in the
+/// layer's units (points), as Core Animation takes them, and become pixels at the layer's scale on screen.
+/// Blur radii: CIGaussianBlur's `inputRadius` is the Gaussian's standard deviation (Core Image extends the
+/// image by 3 of them); CIBoxBlur's box is n = max(2⌊r/2 − 0.25⌋ + 1, 1) pixels wide (Core Image's tap
+/// count: 9 for the default 10); CIMorphology's radius is the half-width of a square window (Core
+/// Image's window is a disc); CIMotionBlur's is the standard deviation of a 1D Gaussian along `inputAngle`.
+package enum LayerFilter: Equatable, Sendable {
+    case gaussianBlur(sigma: Double)
+    case boxBlur(radius: Double)
+    case motionBlur(sigma: Double, angle: Double)
+    case morphology(maximum: Bool, radius: Double)
+    case color(ColorMatrix)
+
+    package init?(_ filter: FilterValue) {
+        func number(_ key: String, _ fallback: Double) -> Double {
+            if case .scalar(let value)? = filter.parameters[key], value.isFinite { return value }
+            return fallback
+        }
+        func vector(_ key: String, _ fallback: SIMD4<Float>) -> SIMD4<Float> {
+            guard case .numbers(let values)? = filter.parameters[key], values.allSatisfy(\.isFinite) else { return fallback }
+            var result = SIMD4<Float>.zero
+            for (index, value) in values.prefix(4).enumerated() { result[index] = Float(value) }
+            return result
+        }
+        func color(_ key: String, _ fallback: SIMD4<Double>) -> SIMD4<Double> {
+            if case .color(let value)? = filter.parameters[key] { return value }
+            return fallback
+        }
+        switch filter.filterName {
+        case "CIGaussianBlur": self = .gaussianBlur(sigma: max(number("inputRadius", 10), 0))
+        case "CIBoxBlur": self = .boxBlur(radius: max(number("inputRadius", 10), 0))
+        case "CIMotionBlur": self = .motionBlur(sigma: max(number("inputRadius", 20), 0), angle: number("inputAngle", 0))
+        case "CIMorphologyMaximum": self = .morphology(maximum: true, radius: max(number("inputRadius", 0), 0))
+        case "CIMorphologyMinimum": self = .morphology(maximum: false, radius: max(number("inputRadius", 0), 0))
+        case "CIColorControls":
+            self = .color(.colorControls(saturation: Float(number("inputSaturation", 1)), brightness: Float(number("inputBrightness", 0)),
+                                         contrast: Float(number("inputContrast", 1))))
+        case "CIColorMatrix":
+            self = .color(ColorMatrix(red: vector("inputRVector", SIMD4(1, 0, 0, 0)), green: vector("inputGVector", SIMD4(0, 1, 0, 0)),
+                                      blue: vector("inputBVector", SIMD4(0, 0, 1, 0)), alpha: vector("inputAVector", SIMD4(0, 0, 0, 1)),
+                                      bias: vector("inputBiasVector", .zero)))
+        case "CIColorInvert": self = .color(.invert)
+        case "CIColorMonochrome":
+            let tint = color("inputColor", SIMD4(0.6, 0.45, 0.3, 1))
+            self = .color(.monochrome(color: SIMD3(Float(tint.x), Float(tint.y), Float(tint.z)), intensity: Float(number("inputIntensity", 1))))
+        case "CISepiaTone": self = .color(.sepia(intensity: Float(number("inputIntensity", 1))))
+        case "CIHueAdjust": self = .color(.hueRotation(Float(number("inputAngle", 0))))
+        case "CIExposureAdjust": self = .color(.exposure(Float(number("inputEV", 0))))
+        default: return nil
+        }
+    }
+
+    /// The taps on each side of CIBoxBlur's box for `radius` (its width is 2 · this + 1).
+    package static func boxHalfWidth(_ radius: Double) -> Int {
+        let width = max(2 * Int((radius / 2 - 0.25).rounded(.down)) + 1, 1)
+        return (width - 1) / 2
+    }
+
+    /// How far the filter spreads a pixel, in layer units (the drawn area grows by it on every side).
+    package var reach: Double {
+        switch self {
+        case .gaussianBlur(let sigma), .motionBlur(let sigma, _): 3 * sigma
+        case .boxBlur(let radius): Double(Self.boxHalfWidth(radius))
+        case .morphology(let maximum, let radius): maximum ? radius : 0
+        case .color: 0
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import LayerKit
+
+/// Filters and shadows that need offscreen passes: where the builder flattens a layer, runs filter
+/// kernels over it, and draws a blurred shadow from its alpha.
+///
+/// Input: a layer with drawn `filters` (`LayerFilter`), or a shadow that is no rect or rounded rect
+/// (`ShadowShape` nil), reached inside its opacity group and mask (Core Animation's order: the layer's
+/// content, then its filters, then the shadow of the filtered alpha, all inside group opacity and mask).
+/// Output, appended to the parent's list: the shadow's composite (tinted and offset), then the layer's
+/// content — its own draws unchanged, or with filters the composite of the filtered surface.
+/// Rules:
+/// - Filters: the subtree (drawn as usual, opacity and analytic clips included) goes to a surface
+///   (reason `filter`) grown by every filter's reach (`LayerFilter.reach`) in pixels, so blurs spread
+///   past the layer as Core Image's do, and cut to the target grown by the same reach (nothing farther
+///   can reach a visible pixel). Colour filters in a row compose into one matrix applied where the surface
+///   is next read; each blur or morphology is one kernel pass per axis (`FilterKernel`); a Gaussian wider
+///   than `maximumSigmaTexels` first halves the surface (2× box downsamples) until it fits. The composite
+///   carries the inherited analytic clip, so a blur stays inside a clipping ancestor.
+/// - Shadow: its source is the filtered surface, or the `shadowPath` filled (rasterized and cached by
+///   `ShapeRasterizer`), or the layer's own draws drawn again into a surface (reason `shadow`); blurred by
+///   a Gaussian of σ = `ShadowShape.sigma(forRadius:)` layer units, and composited through a tint matrix
+///   (`ColorMatrix.tint`: the shadow colour at shadowOpacity × the source's alpha) at the shadow offset
+///   mapped to pixels. Offset and blur are in the layer's space, so they turn and scale with the layer.
+/// - Lengths become pixels at the layer's scale on screen at its centre (the square root of its
+///   linear map's determinant there).
+/// Cost: per layer, one surface for the content, one per downsample, one or two per kernel; kernel
+/// passes read 2R + 1 texels per pixel.
+/// Does NOT (yet): cache an unchanged shadow or filtered surface across frames, share one blur among
+/// layers with the same `shadowPath`, or apply colour-only filters per draw without a surface.
+extension RenderGraphBuilder {
+    /// The largest Gaussian standard deviation a kernel pass runs at, in texels; wider blurs downsample.
+    static let maximumSigmaTexels = 4.0
+    /// The most taps a box, morphology or motion kernel takes on each side.
+    static let maximumKernelRadius = 64
+
+    /// Whether `node` draws through `visitWithEffects`: it has a filter the renderer draws, or a shadow
+    /// the analytic path cannot draw.
+    static func needsEffectPasses(_ node: RenderNode) -> Bool {
+        if !node.filters.isEmpty && node.filters.contains(where: { LayerFilter($0) != nil }) { return true }
+        guard ShadowShape.casts(node) else { return false }
+        return ShadowShape(of: node, backgroundRadii: cornerRadii(of: node)) == nil
+    }
+
+    /// A surface in the middle of a filter chain: which pixels of the target it covers, its texel size,
+    /// and a colour matrix still to apply where it is next read.
+    struct EffectSurface {
+        var surface: SurfaceID
+        var rect: PixelRect
+        var size: (width: Int, height: Int)
+        var pendingMatrix: ColorMatrix?
+    }
+
+    /// Draws `node` with its filters and shadow (see the extension's contract).
+    func visitWithEffects(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity: CGFloat, clip: Clip?,
+                          contentsFlipped: Bool, isolated: Bool, context: inout VisitContext, into items: inout [DrawItem]) {
+        var content: [DrawItem] = []
+        visit(node, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
+              isolated: isolated, effectsDrawn: true, context: &context, into: &content)
+        let layerToPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
+        let toPixels = PlaneHomography(layerToPixels)
+        let center = CGPoint(x: node.bounds.midX, y: node.bounds.midY)
+        let pixelsPerUnit = Self.pixelsPerUnit(toPixels, at: center)
+        let filters = node.filters.compactMap(LayerFilter.init)
+        let name = "layer \(node.id)"
+
+        let castsShadow = ShadowShape.casts(node)
+        let shadowSigma = castsShadow ? Double(ShadowShape.sigma(forRadius: node.shadowRadius)) * pixelsPerUnit : 0
+        let shadowOffset = castsShadow ? Self.pixelOffset(toPixels, at: center, by: node.shadowOffset) : .zero
+        let shadowMargin = castsShadow ? 3 * shadowSigma + Double(max(abs(shadowOffset.x), abs(shadowOffset.y))) : 0
+
+        var filtered: EffectSurface?
+        if !filters.isEmpty && !content.isEmpty {
+            let reach = filters.reduce(0) { $0 + $1.reach } * pixelsPerUnit
+            let shadowReach = castsShadow && node.shadowPath == nil ? 3 * shadowSigma : 0
+            guard let rect = effectRect(of: content, growingBy: reach + shadowReach, margin: reach + shadowMargin) else { return }
+            var surface = EffectSurface(surface: makeSurface(rect, items: content, reason: .filter, name: "filters of \(name)", context: &context),
+                                        rect: rect, size: (rect.width, rect.height))
+            for filter in filters {
+                apply(filter, to: &surface, pixelsPerUnit: pixelsPerUnit, name: name, context: &context)
+            }
+            filtered = surface
+        }
+
+        if castsShadow {
+            drawShadow(of: node, content: content, filtered: &filtered, sigma: shadowSigma, offset: shadowOffset, margin: shadowMargin,
+                       layerToPixels: layerToPixels, opacity: isolated ? opacity : opacity * min(max(node.opacity, 0), 1), name: name,
+                       context: &context, into: &items)
+        }
+
+        if var filtered {
+            if filtered.pendingMatrix != nil && clip != nil {
+                // The matrix and the clip share the composite's fields: apply the matrix in a pass first.
+                resolveMatrix(&filtered, reason: .filter, name: "colour filters of \(name)", context: &context)
+            }
+            var composite = compositeItem(filtered, at: Self.cgRect(filtered.rect), tint: nil)
+            if let clip {
+                let fields = clipInstanceFields(clip, localToPixels: .identity)
+                composite.instance.clipFromLocal = fields.fields
+                composite.instance.clipRect = Self.vector(fields.rect)
+                composite.instance.clipRadii = fields.radii
+                composite.instance.flags.insert(.clip)
+            }
+            composite.layer = node.id
+            items.append(composite)
+        } else {
+            items.append(contentsOf: content)
+        }
+    }
+
+    /// The general-path shadow: blurred source alpha, tinted, offset, appended to `items`.
+    private func drawShadow(of node: RenderNode, content: [DrawItem], filtered: inout EffectSurface?, sigma: Double, offset: CGPoint,
+                            margin: Double, layerToPixels: CATransform3D, opacity: CGFloat, name: String,
+                            context: inout VisitContext, into items: inout [DrawItem]) {
+        guard let color = node.shadowColor else { return }
+        let (r, g, b, a) = color.rgba
+        var straight = SIMD4<Float>(Float(r), Float(g), Float(b), Float(a))
+        var source: EffectSurface
+        if let path = node.shadowPath {
+            guard let shape = shapeRasterizer.rasterizedFill(of: path, toPixels: PlaneHomography(layerToPixels)) else { return }
+            let localToClip = Self.columnMajor(CATransform3DConcat(layerToPixels, pixelToClip))
+            let instance = LayerInstance(localToClip: localToClip, quad: Self.vector(shape.rect), color: SIMD4(repeating: 1),
+                                         shape: Self.vector(shape.rect), flags: [.textured])
+            let pathItem = DrawItem(instance: instance, texture: TextureBinding(image: shape.image), layer: node.id)
+            guard let rect = effectRect(of: [pathItem], growingBy: 3 * sigma, margin: margin) else { return }
+            source = EffectSurface(surface: makeSurface(rect, items: [pathItem], reason: .shadow, name: "shadow path of \(name)", context: &context),
+                                   rect: rect, size: (rect.width, rect.height))
+            straight.w *= Float(opacity)
+        } else if var surface = filtered {
+            if let matrix = surface.pendingMatrix, !matrix.keepsAlpha {
+                resolveMatrix(&surface, reason: .filter, name: "colour filters of \(name)", context: &context)
+                filtered = surface
+            }
+            source = surface
+            source.pendingMatrix = nil
+        } else {
+            guard !content.isEmpty, let rect = effectRect(of: content, growingBy: 3 * sigma, margin: margin) else { return }
+            source = EffectSurface(surface: makeSurface(rect, items: content, reason: .shadow, name: "shadow of \(name)", context: &context),
+                                   rect: rect, size: (rect.width, rect.height))
+        }
+        straight.w *= Float(node.shadowOpacity)
+        gaussianBlur(&source, sigmaPixels: sigma, reason: .shadow, name: "shadow of \(name)", context: &context)
+        let rect = CGRect(x: Double(source.rect.minX) + offset.x, y: Double(source.rect.minY) + offset.y,
+                          width: Double(source.rect.width), height: Double(source.rect.height))
+        var shadow = compositeItem(source, at: rect, tint: ColorMatrix.tint(straight))
+        shadow.layer = node.id
+        items.append(shadow)
+    }
+
+    /// Runs one filter over `surface` (kernel passes, or a matrix kept pending).
+    private func apply(_ filter: LayerFilter, to surface: inout EffectSurface, pixelsPerUnit: Double, name: String,
+                       context: inout VisitContext) {
+        let reason = OffscreenReason.filter
+        switch filter {
+        case .color(let matrix):
+            surface.pendingMatrix = surface.pendingMatrix.map { $0.then(matrix) } ?? matrix
+        case .gaussianBlur(let sigma):
+            gaussianBlur(&surface, sigmaPixels: sigma * pixelsPerUnit, reason: reason, name: "blur of \(name)", context: &context)
+        case .boxBlur(let radius):
+            separable(&surface, kind: .box, radiusPixels: Double(LayerFilter.boxHalfWidth(radius * pixelsPerUnit)),
+                      name: "box blur of \(name)", context: &context)
+        case .morphology(let maximum, let radius):
+            separable(&surface, kind: maximum ? .maximum : .minimum, radiusPixels: radius * pixelsPerUnit,
+                      name: "morphology of \(name)", context: &context)
+        case .motionBlur(let sigma, let angle):
+            let sigmaPixels = sigma * pixelsPerUnit
+            guard sigmaPixels > 0.05 else { return }
+            resolveMatrix(&surface, reason: reason, name: "colour filters of \(name)", context: &context)
+            // Core Image's angle is counterclockwise in its y-up space: up on screen is −y here.
+            let direction = SIMD2<Float>(Float(cos(angle)), -Float(sin(angle)))
+            let radius = min(Int((3 * sigmaPixels).rounded(.up)), Self.maximumKernelRadius)
+            surface = kernelPass(surface, FilterKernel(kind: .gaussian, step: direction, radius: radius, sigma: Float(sigmaPixels)),
+                                 reason: reason, name: "motion blur of \(name)", context: &context)
+        }
+    }
+
+    /// A Gaussian blur of standard deviation `sigmaPixels` (target pixels): downsamples while it is wider
+    /// than `maximumSigmaTexels`, then one pass along x and one along y.
+    private func gaussianBlur(_ surface: inout EffectSurface, sigmaPixels: Double, reason: OffscreenReason, name: String,
+                              context: inout VisitContext) {
+        guard sigmaPixels > 0.05 else { return }
+        resolveMatrix(&surface, reason: reason, name: name, context: &context)
+        while sigmaPixels * Double(surface.size.width) / Double(surface.rect.width) > Self.maximumSigmaTexels,
+              surface.size.width >= 8, surface.size.height >= 8 {
+            let half = ((surface.size.width + 1) / 2, (surface.size.height + 1) / 2)
+            surface = kernelPass(surface, .copy, size: half, reason: reason, name: "downsample for \(name)", context: &context)
+        }
+        let sigmaX = sigmaPixels * Double(surface.size.width) / Double(surface.rect.width)
+        let sigmaY = sigmaPixels * Double(surface.size.height) / Double(surface.rect.height)
+        surface = kernelPass(surface, FilterKernel(kind: .gaussian, step: SIMD2(1, 0),
+                                                   radius: Int((3 * sigmaX).rounded(.up)), sigma: Float(sigmaX)),
+                             reason: reason, name: "\(name) (x)", context: &context)
+        surface = kernelPass(surface, FilterKernel(kind: .gaussian, step: SIMD2(0, 1),
+                                                   radius: Int((3 * sigmaY).rounded(.up)), sigma: Float(sigmaY)),
+                             reason: reason, name: "\(name) (y)", context: &context)
+    }
+
+    /// A square-window kernel (box or morphology) of half-width `radiusPixels`, as an x pass and a y pass.
+    private func separable(_ surface: inout EffectSurface, kind: FilterKernel.Kind, radiusPixels: Double, name: String,
+                           context: inout VisitContext) {
+        let radius = min(Int(radiusPixels.rounded()), Self.maximumKernelRadius)
+        guard radius > 0 else { return }
+        resolveMatrix(&surface, reason: .filter, name: name, context: &context)
+        surface = kernelPass(surface, FilterKernel(kind: kind, step: SIMD2(1, 0), radius: radius),
+                             reason: .filter, name: "\(name) (x)", context: &context)
+        surface = kernelPass(surface, FilterKernel(kind: kind, step: SIMD2(0, 1), radius: radius),
+                             reason: .filter, name: "\(name) (y)", context: &context)
+    }
+
+    /// Applies a pending colour matrix in a pass of its own (before a kernel that must see its result).
+    private func resolveMatrix(_ surface: inout EffectSurface, reason: OffscreenReason, name: String, context: inout VisitContext) {
+        guard surface.pendingMatrix != nil else { return }
+        surface = kernelPass(surface, .copy, reason: reason, name: name, context: &context)
+    }
+
+    /// One pass reading `source` through `kernel` (and its pending matrix) into a new surface covering the
+    /// same pixels, `size` texels (default: the source's).
+    private func kernelPass(_ source: EffectSurface, _ kernel: FilterKernel, size: (width: Int, height: Int)? = nil,
+                            reason: OffscreenReason, name: String, context: inout VisitContext) -> EffectSurface {
+        var item = compositeItem(source, at: Self.cgRect(source.rect), tint: nil)
+        item.instance.flags.insert(.filterKernel)
+        item.instance.filterKernel = kernel
+        let target = size ?? source.size
+        let surface = makeSurface(source.rect, items: [item], reason: reason, name: name, size: target, context: &context)
+        return EffectSurface(surface: surface, rect: source.rect, size: target)
+    }
+
+    /// A quad drawing `source` stretched over the target pixels `rect` (frame clip space), read with
+    /// linear filtering through the copy kernel, then its pending matrix followed by `tint`.
+    private func compositeItem(_ source: EffectSurface, at rect: CGRect, tint: ColorMatrix?) -> DrawItem {
+        let bounds = Self.vector(rect)
+        // Read through the filter paint even for a plain copy: its reads stay within the surface's own
+        // texels (a pooled image is larger, and a fractional offset would filter in what lies beyond).
+        var instance = LayerInstance(localToClip: Self.columnMajor(pixelToClip), quad: bounds, color: SIMD4(repeating: 1), shape: bounds,
+                                     flags: [.filterKernel])
+        instance.filterKernel = .copy
+        let matrix: ColorMatrix? = switch (source.pendingMatrix, tint) {
+        case let (pending?, tint?): pending.then(tint)
+        case let (pending?, nil): pending
+        case let (nil, tint?): tint
+        case (nil, nil): nil
+        }
+        if let matrix {
+            instance.flags.insert(.colorMatrix)
+            instance.colorMatrix = matrix
+        }
+        return DrawItem(instance: instance, texture: TextureBinding(surface: source.surface, minification: .linear, magnification: .linear))
+    }
+
+    /// The target pixels a surface for `items` covers: their footprints (uncut by the target) grown by
+    /// `reach` pixels, cut to the target grown by `margin` and to the largest surface; nil when empty.
+    private func effectRect(of items: [DrawItem], growingBy reach: Double, margin: Double) -> PixelRect? {
+        let footprints = items.compactMap {
+            OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight, clippedToTarget: false)
+        }
+        guard let first = footprints.first else { return nil }
+        let whole = footprints.dropFirst().reduce(first) { $0.union($1) }
+        let pad = Int(min(reach, 16_384).rounded(.up)), border = Int(min(margin, 16_384).rounded(.up))
+        let grown = PixelRect(minX: whole.minX - pad, minY: whole.minY - pad, maxX: whole.maxX + pad, maxY: whole.maxY + pad)
+        let reachable = PixelRect(minX: -border, minY: -border, maxX: targetWidth + border, maxY: targetHeight + border)
+        guard var rect = grown.intersection(reachable) else { return nil }
+        rect.maxX = min(rect.maxX, rect.minX + maxSurfaceSize)
+        rect.maxY = min(rect.maxY, rect.minY + maxSurfaceSize)
+        return rect.isEmpty ? nil : rect
+    }
+
+    /// Target pixels per layer unit at `point`: the square root of the layer map's local area scale.
+    static func pixelsPerUnit(_ toPixels: PlaneHomography, at point: CGPoint) -> Double {
+        func project(_ p: CGPoint) -> SIMD2<Double>? {
+            let h = toPixels.apply(p)
+            guard h.z > 1e-12 else { return nil }
+            return SIMD2(h.x / h.z, h.y / h.z)
+        }
+        guard let o = project(point), let x = project(CGPoint(x: point.x + 1, y: point.y)),
+              let y = project(CGPoint(x: point.x, y: point.y + 1)) else { return 1 }
+        let a = x - o, b = y - o
+        let area = abs(a.x * b.y - a.y * b.x)
+        return area.isFinite && area > 0 ? area.squareRoot() : 1
+    }
+
+    static func cgRect(_ rect: PixelRect) -> CGRect {
+        CGRect(x: rect.minX, y: rect.minY, width: rect.width, height: rect.height)
+    }
+
+    /// A layer-space offset at `point`, in target pixels.
+    static func pixelOffset(_ toPixels: PlaneHomography, at point: CGPoint, by offset: CGSize) -> CGPoint {
+        func project(_ p: CGPoint) -> CGPoint? {
+            let h = toPixels.apply(p)
+            guard h.z > 1e-12 else { return nil }
+            return CGPoint(x: h.x / h.z, y: h.y / h.z)
+        }
+        guard let from = project(point), let to = project(CGPoint(x: point.x + offset.width, y: point.y + offset.height)) else { return .zero }
+        return CGPoint(x: to.x - from.x, y: to.y - from.y)
+    }
+}

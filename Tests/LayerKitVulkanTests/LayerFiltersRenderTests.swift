@@ -1,0 +1,195 @@
+import Foundation
+import LayerKit
+import LayerKitTestSupport
+@testable import LayerKitVulkan
+import XCTest
+
+/// A layer's `filters`, drawn: colour filters against their matrices, blurs against the Gaussian
+/// convolution worked out here, chains, animation, and what is refused.
+///
+/// Colour expectations apply each filter's published formula to the straight colour in Double:
+/// CIColorInvert 1 − c; CISepiaTone the W3C sepia matrix; CIColorControls
+/// c · (mix(L, rgb, s) − 0.5) + 0.5 + b with L the Rec. 709 luma; CIExposureAdjust rgb · 2^EV; CIHueAdjust a
+/// rotation about the grey axis (checked by what it must keep: luma and grey). Blur expectations are the
+/// continuous convolution of the drawn square with the Gaussian (erf), against which the renderer's
+/// normalized discrete kernel stays within 3/255 for σ ≥ 2 px. Premultiplied 8-bit output rounds, hence
+/// tolerances of 1–3 levels, stated per test.
+final class LayerFiltersRenderTests: CARendererTestCase {
+    func filter(_ name: String, _ parameters: [String: Any] = [:]) -> CIFilter {
+        CIFilter(name: name, parameters: parameters)!
+    }
+
+    /// A 20×20 layer of straight colour `rgb` at (10, 10) with `filters`.
+    func colorScene(_ rgb: (Double, Double, Double), filters: [CIFilter]) -> CALayer {
+        let root = makeRoot()
+        let layer = makeLayer(CGRect(x: 10, y: 10, width: 20, height: 20),
+                              CGColor(red: CGFloat(rgb.0), green: CGFloat(rgb.1), blue: CGFloat(rgb.2), alpha: 1), in: root)
+        layer.filters = filters
+        return root
+    }
+
+    func assertFilteredColor(_ rgb: (Double, Double, Double), _ filters: [CIFilter], expected: (Double, Double, Double),
+                             tolerance: Int = 1, file: StaticString = #filePath, line: UInt = #line) throws {
+        let renderer = try makeRenderer()
+        renderer.layer = colorScene(rgb, filters: filters)
+        let image = try renderFrame(renderer)
+        func clamped(_ v: Double) -> Double { min(max(v, 0), 1) }
+        assertPixels(image, filters.map(\.filterName).joined(separator: "+"), tolerance: tolerance, file: file, line: line) { x, y in
+            guard (10..<30).contains(x), (10..<30).contains(y) else { return .clear }
+            return PixelRGBA(straight: clamped(expected.0), clamped(expected.1), clamped(expected.2), 1)
+        }
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.filter], file: file, line: line)
+    }
+
+    func testColorInvert() throws {
+        try assertFilteredColor((0.2, 0.6, 1), [filter("CIColorInvert")], expected: (0.8, 0.4, 0))
+    }
+
+    func testSepiaToneIsTheSepiaMatrix() throws {
+        let (r, g, b) = (0.4, 0.6, 0.2)
+        try assertFilteredColor((r, g, b), [filter("CISepiaTone")], expected: (
+            0.393 * r + 0.769 * g + 0.189 * b, 0.349 * r + 0.686 * g + 0.168 * b, 0.272 * r + 0.534 * g + 0.131 * b))
+    }
+
+    func testColorControlsSaturationContrastBrightness() throws {
+        let (r, g, b) = (0.8, 0.4, 0.2)
+        let luma = 0.2125 * r + 0.7154 * g + 0.0721 * b
+        let (s, c, bright) = (0.5, 1.5, 0.1)
+        func channel(_ v: Double) -> Double { c * (luma + (v - luma) * s - 0.5) + 0.5 + bright }
+        try assertFilteredColor((r, g, b), [filter("CIColorControls", ["inputSaturation": s, "inputContrast": c, "inputBrightness": bright])],
+                                expected: (channel(r), channel(g), channel(b)))
+    }
+
+    func testExposureDoublesPerStop() throws {
+        try assertFilteredColor((0.1, 0.2, 0.4), [filter("CIExposureAdjust", ["inputEV": 1])], expected: (0.2, 0.4, 0.8))
+    }
+
+    func testHueAdjustKeepsLumaAndTurnsRedTowardGreen() throws {
+        // A rotation about the grey axis keeps luma; a third of a turn takes pure red most of the way to green.
+        let renderer = try makeRenderer()
+        renderer.layer = colorScene((1, 0, 0), filters: [filter("CIHueAdjust", ["inputAngle": 2 * Double.pi / 3])])
+        let pixel = PixelRGBA(try renderFrame(renderer), 20, 20)
+        let (r, g, b) = (Double(pixel.r) / 255, Double(pixel.g) / 255, Double(pixel.b) / 255)
+        XCTAssertEqual(0.2125 * r + 0.7154 * g + 0.0721 * b, 0.2125, accuracy: 3.0 / 255, "\(pixel)")
+        XCTAssertGreaterThan(g, r, "\(pixel)")
+        XCTAssertGreaterThan(g, b, "\(pixel)")
+    }
+
+    func testColorMatrixWithVectorsAndBias() throws {
+        // Swap red and blue, halve green, add 0.25 to green.
+        let matrix = filter("CIColorMatrix", [
+            "inputRVector": CIVector(x: 0, y: 0, z: 1, w: 0), "inputGVector": CIVector(x: 0, y: 0.5, z: 0, w: 0),
+            "inputBVector": CIVector(x: 1, y: 0, z: 0, w: 0), "inputBiasVector": CIVector(x: 0, y: 0.25, z: 0, w: 0),
+        ])
+        try assertFilteredColor((0.2, 0.6, 0.9), [matrix], expected: (0.9, 0.55, 0.2))
+    }
+
+    func testAChainOfColorFiltersAppliesInOrder() throws {
+        // Invert then exposure +1: (1 − c) · 2, clamped.
+        try assertFilteredColor((0.2, 0.7, 0.9), [filter("CIColorInvert"), filter("CIExposureAdjust", ["inputEV": 1])],
+                                expected: (1.6, 0.6, 0.2))
+    }
+
+    /// The Gaussian-blurred 16×16 white square at (24, 24), σ in pixels, at pixel (x, y).
+    func blurredSquare(_ x: Int, _ y: Int, sigma: Double) -> PixelRGBA {
+        func interval(_ t: Double) -> Double {
+            0.5 * (erf((40 - t) / (sigma * 2.0.squareRoot())) - erf((24 - t) / (sigma * 2.0.squareRoot())))
+        }
+        let alpha = interval(Double(x) + 0.5) * interval(Double(y) + 0.5)
+        return PixelRGBA(premultiplied: alpha, alpha, alpha, alpha)
+    }
+
+    func blurScene(radius: Double) -> CALayer {
+        let root = makeRoot()
+        let layer = makeLayer(CGRect(x: 24, y: 24, width: 16, height: 16), CGColor(red: 1, green: 1, blue: 1, alpha: 1), in: root)
+        layer.filters = [filter("CIGaussianBlur", ["inputRadius": radius])]
+        return root
+    }
+
+    func testGaussianBlurIsTheConvolutionAndGrowsTheDrawnArea() throws {
+        let renderer = try makeRenderer()
+        renderer.layer = blurScene(radius: 2.5)
+        let image = try renderFrame(renderer)
+        assertPixels(image, "gaussian-blur", tolerance: 3) { x, y in self.blurredSquare(x, y, sigma: 2.5) }
+        // Outside the layer's bounds the blur has spread light (the drawn area grew).
+        XCTAssertGreaterThan(PixelRGBA(image, 22, 32).a, 40)
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.filter, .filter, .filter])
+    }
+
+    func testAWideGaussianBlurDownsamplesAndStaysClose() throws {
+        // σ = 10 px is wider than a kernel pass runs at: two 2× downsamples, then the blur. Tolerance 6/255.
+        let renderer = try makeRenderer()
+        renderer.layer = blurScene(radius: 10)
+        let image = try renderFrame(renderer)
+        assertPixels(image, "wide-blur", tolerance: 6) { x, y in self.blurredSquare(x, y, sigma: 10) }
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons.count, 5, "content, two downsamples, x and y")
+    }
+
+    func testMorphologyMaximumDilatesBySquareRadius() throws {
+        let root = makeRoot()
+        let layer = makeLayer(CGRect(x: 24, y: 24, width: 8, height: 8), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: root)
+        layer.filters = [filter("CIMorphologyMaximum", ["inputRadius": 3])]
+        let image = try render(root)
+        assertPixels(image, "dilate") { x, y in
+            (21..<35).contains(x) && (21..<35).contains(y) ? PixelRGBA(255, 0, 0, 255) : .clear
+        }
+    }
+
+    func testBoxBlurAveragesItsWindow() throws {
+        // inputRadius 4: Core Image's box is 2⌊4/2 − 0.25⌋ + 1 = 3 px wide. Across a vertical edge of a
+        // white layer, the three pixels nearest it read 1/3, 2/3 (outside: 1/3 at one pixel out).
+        let root = makeRoot()
+        let layer = makeLayer(CGRect(x: 20, y: 8, width: 24, height: 48), CGColor(red: 1, green: 1, blue: 1, alpha: 1), in: root)
+        layer.filters = [filter("CIBoxBlur", ["inputRadius": 4])]
+        let image = try render(root)
+        func grey(_ v: Double) -> PixelRGBA { PixelRGBA(premultiplied: v, v, v, v) }
+        assertPixels(image, "box-blur", tolerance: 1, probes: [
+            Probe("two out", 18, 32, .clear), Probe("one out", 19, 32, grey(1.0 / 3)),
+            Probe("edge", 20, 32, grey(2.0 / 3)), Probe("inside", 21, 32, grey(1)),
+        ])
+    }
+
+    func testAnAnimatedBlurRadiusIsDrawnEachFrame() throws {
+        let root = blurScene(radius: 0.001)
+        let animation = CABasicAnimation(keyPath: "filters.CIGaussianBlur.inputRadius")
+        animation.fromValue = 0.0
+        animation.toValue = 5.0
+        animation.duration = 1
+        root.sublayers![0].add(animation, forKey: "blur")
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        _ = try renderFrame(renderer, atTime: 0)
+        let image = try renderFrame(renderer, atTime: 0.5)
+        // Half-way: σ = 2.5 px, as the still test's.
+        assertPixels(image, "animated-blur", tolerance: 3) { x, y in self.blurredSquare(x, y, sigma: 2.5) }
+    }
+
+    func testABlurInsideAClippingAncestorStaysInside() throws {
+        let root = makeRoot()
+        let clip = makeLayer(CGRect(x: 16, y: 16, width: 32, height: 32), nil, in: root)
+        clip.masksToBounds = true
+        let layer = makeLayer(CGRect(x: 8, y: 8, width: 16, height: 16), CGColor(red: 1, green: 1, blue: 1, alpha: 1), in: clip)
+        layer.filters = [filter("CIGaussianBlur", ["inputRadius": 3])]
+        let image = try render(root)
+        assertPixels(image, "clipped-blur") { x, y in
+            (16..<48).contains(x) && (16..<48).contains(y) ? nil : .clear
+        }
+        XCTAssertGreaterThan(PixelRGBA(image, 20, 20).a, 200)
+    }
+
+    func testFiltersTheRendererDoesNotDrawAreReportedAndLeftOut() throws {
+        let diagnostics = DiagnosticCapture()
+        XCTAssertNil(CIFilter(name: "CINoSuchFilter"))
+        let vibrance = filter("CIVibrance", ["inputAmount": 0.5])
+        vibrance.setValue(3, forKey: "inputNoSuchKey")
+        vibrance.setValue("loud", forKey: "inputAmount")
+        XCTAssertEqual(vibrance.value(forKey: "inputAmount") as? CGFloat, 0.5, "a refused value leaves the parameter")
+        let root = colorScene((0.2, 0.4, 0.6), filters: [vibrance])
+        root.sublayers![0].backgroundFilters = [filter("CIGaussianBlur")]
+        root.sublayers![0].compositingFilter = "multiplyBlendMode"
+        let image = try render(root)
+        XCTAssertEqual(PixelRGBA(image, 20, 20), PixelRGBA(straight: 0.2, 0.4, 0.6, 1), "drawn as if unfiltered")
+        XCTAssertEqual(diagnostics.names.filter { $0.hasSuffix("Filter") || $0.hasPrefix("filter") || $0.contains("FilterParameter") }, ["unknownFilter", "invalidFilterParameter", "invalidFilterParameter", "filterNotDrawn",
+                                           "filterNotDrawn", "filterNotDrawn"])
+    }
+}
