@@ -1,0 +1,74 @@
+import Foundation
+import LayerKit
+@testable import LayerKitSDL
+@testable import LayerKitVulkan
+import XCTest
+
+/// Shadows and filters in a window: the same passes and the same pixels as headless rendering of the
+/// same tree (one frame-recording path), on a white root so the window's opaque pixels compare directly.
+final class LayerWindowEffectsTests: LayerWindowTestCase {
+    /// A rounded card with an analytic shadow, a layer blurred by a filter, a sublayer-shaped shadow and an
+    /// inverted layer, 160×120 points.
+    private func buildScene(in root: CALayer) {
+        func layer(_ frame: CGRect, _ color: CGColor?, in parent: CALayer) -> CALayer {
+            let layer = CALayer()
+            layer.frame = frame
+            layer.backgroundColor = color
+            parent.addSublayer(layer)
+            return layer
+        }
+        root.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+        let card = layer(CGRect(x: 10, y: 10, width: 50, height: 40), CGColor(red: 0.2, green: 0.4, blue: 0.9, alpha: 1), in: root)
+        card.cornerRadius = 8
+        card.shadowOpacity = 0.6
+        card.shadowRadius = 4
+        card.shadowOffset = CGSize(width: 0, height: 6)
+        let blurred = layer(CGRect(x: 80, y: 10, width: 30, height: 30), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: root)
+        blurred.filters = [CIFilter(name: "CIGaussianBlur", parameters: ["inputRadius": 3])!]
+        let holder = layer(CGRect(x: 10, y: 70, width: 40, height: 40), nil, in: root)
+        _ = layer(CGRect(x: 5, y: 5, width: 20, height: 20), CGColor(red: 0, green: 0.6, blue: 0, alpha: 1), in: holder)
+        holder.shadowOpacity = 1
+        holder.shadowRadius = 0
+        holder.shadowOffset = CGSize(width: 8, height: 8)
+        let inverted = layer(CGRect(x: 80, y: 70, width: 30, height: 30), CGColor(red: 0.25, green: 0.5, blue: 1, alpha: 1), in: root)
+        inverted.filters = [CIFilter(name: "CIColorInvert")!]
+    }
+
+    func testTheWindowDrawsShadowsAndFiltersAsHeadlessDoes() throws {
+        let window = try makeWindow(width: 160, height: 120)
+        buildScene(in: window.rootLayer)
+        let image = try window.snapshot()
+        let statistics = window.lastFrameStatistics
+
+        let renderer = try CARenderer(width: 160, height: 120)
+        let root = CALayer()
+        root.frame = CGRect(x: 0, y: 0, width: 160, height: 120)
+        buildScene(in: root)
+        renderer.layer = root
+        renderer.beginFrame(atTime: 0)
+        renderer.render()
+        renderer.endFrame()
+        let headless = try renderer.snapshot()
+        XCTAssertEqual(renderer.validationMessages, [])
+
+        // Offscreen passes: the blur's content, x and y; the holder's shadow content (its blur is 0); the
+        // inverted layer's content. The card's rounded shadow is analytic.
+        XCTAssertEqual(statistics.offscreenReasons.sorted { $0.rawValue < $1.rawValue }, [.filter, .filter, .filter, .filter, .shadow])
+        XCTAssertEqual(statistics.offscreenReasons, renderer.lastFrameStatistics.offscreenReasons)
+
+        var differing = 0
+        for y in 0..<120 {
+            for x in 0..<160 {
+                let p = headless.rgb(x, y)
+                let w = image.rgb(x, y)
+                if max(abs(Int(p.r) - Int(w.r)), abs(Int(p.g) - Int(w.g)), abs(Int(p.b) - Int(w.b))) > 1 { differing += 1 }
+            }
+        }
+        XCTAssertEqual(differing, 0, "pixels that differ between the window and headless rendering")
+        XCTAssertEqual(image.rgb(95, 25), RGB(1, 0, 0), "the blurred square's middle stays red")
+        XCTAssertEqual(image.rgb(95, 85), RGB(bytes: 255 - 64, 255 - 128, 0), "inverted: 1 − (0.25, 0.5, 1) as 8-bit (64, 128, 255)")
+        XCTAssertEqual(image.rgb(40, 100), RGB(0, 0, 0), "the holder's hard shadow: the green square (15…35, 75…95) moved by (8, 8)")
+        XCTAssertEqual(image.rgb(20, 80), RGB(0, 0.6, 0), "the green square over its own shadow")
+        XCTAssertLessThan(image.rgb(35, 53).r, 200, "the card's shadow darkens the white below the card")
+    }
+}
