@@ -20,7 +20,9 @@ extension CGPath {
         for type in storage.types[..<firstCurve] { pointIndex += type.pointCount }
         let end = storage.points[pointIndex + 2]
         let radius = box.maxX - end.x
-        guard radius > 0, storage == CGPath(roundedRect: box, cornerWidth: radius, cornerHeight: radius).storage else { return nil }
+        // A radius past half a side would be clamped on that axis: the corners would not be circular.
+        guard radius > 0, radius <= min(box.width, box.height) / 2,
+              storage == CGPath(roundedRect: box, cornerWidth: radius, cornerHeight: radius).storage else { return nil }
         return (box, radius)
     }
 }

@@ -1,0 +1,116 @@
+import XCTest
+@testable import LayerKitRender
+
+/// Filters and shadows without a GPU: colour matrices composed by hand, filters read from Core Image's
+/// parameters, the shapes a shadow is drawn analytically for, and the passes a graph gets.
+final class EffectsTests: XCTestCase {
+    // MARK: Colour matrices
+
+    func testMatricesComposeInTheOrderApplied() {
+        // Invert, then double: (1 − c) · 2. At c = (0.25, 0.5, 0.75, 1): (1.5, 1, 0.5, 1).
+        let double = ColorMatrix(red: SIMD4(2, 0, 0, 0), green: SIMD4(0, 2, 0, 0), blue: SIMD4(0, 0, 2, 0), alpha: SIMD4(0, 0, 0, 1))
+        let both = ColorMatrix.invert.then(double)
+        XCTAssertEqual(both.apply(SIMD4(0.25, 0.5, 0.75, 1)), SIMD4(1.5, 1, 0.5, 1))
+        XCTAssertEqual(double.then(.invert).apply(SIMD4(0.25, 0.5, 0.75, 1)), SIMD4(0.5, 0, -0.5, 1), "the other order: 1 − 2c")
+        XCTAssertEqual(ColorMatrix.identity.then(both), both)
+    }
+
+    func testATintPaintsItsColourWithTheInputsAlpha() {
+        let tint = ColorMatrix.tint(SIMD4(0.2, 0.4, 0.6, 0.5))
+        XCTAssertEqual(tint.apply(SIMD4(0.9, 0.1, 0.3, 0.8)), SIMD4(0.2, 0.4, 0.6, 0.4))
+        XCTAssertFalse(tint.keepsAlpha)
+        XCTAssertTrue(ColorMatrix.invert.keepsAlpha)
+    }
+
+    // MARK: Filters from Core Image's parameters
+
+    func testFiltersReadCoreImagesParametersAndDefaults() {
+        XCTAssertEqual(LayerFilter(FilterValue(CIFilter(name: "CIGaussianBlur")!)), .gaussianBlur(sigma: 10))
+        XCTAssertEqual(LayerFilter(FilterValue(CIFilter(name: "CIMotionBlur", parameters: ["inputAngle": 1])!)),
+                       .motionBlur(sigma: 20, angle: 1))
+        guard case .color(let exposure)? = LayerFilter(FilterValue(CIFilter(name: "CIExposureAdjust", parameters: ["inputEV": -1])!)) else {
+            return XCTFail("exposure is a colour matrix")
+        }
+        XCTAssertEqual(exposure.red, SIMD4(0.5, 0, 0, 0))
+        XCTAssertNil(LayerFilter(FilterValue(CIFilter(name: "CIBloom")!)), "known to Core Image, not drawn")
+    }
+
+    func testCoreImagesBoxIsOddAndNarrowerThanTwiceTheRadius() {
+        // n = max(2⌊r/2 − 0.25⌋ + 1, 1): r = 10 → 9 wide (4 each side); r = 4 → 3; r = 1 → 1.
+        XCTAssertEqual(LayerFilter.boxHalfWidth(10), 4)
+        XCTAssertEqual(LayerFilter.boxHalfWidth(4), 1)
+        XCTAssertEqual(LayerFilter.boxHalfWidth(1), 0)
+    }
+
+    func testReachIsHowFarAFilterSpreadsAPixel() {
+        XCTAssertEqual(LayerFilter.gaussianBlur(sigma: 4).reach, 12)
+        XCTAssertEqual(LayerFilter.morphology(maximum: true, radius: 5).reach, 5)
+        XCTAssertEqual(LayerFilter.morphology(maximum: false, radius: 5).reach, 0, "erosion never grows")
+        XCTAssertEqual(LayerFilter.color(.invert).reach, 0)
+    }
+
+    // MARK: Analytic shadow shapes
+
+    func testSimplePathsAreRecognizedAsRoundedRects() {
+        let rect = CGRect(x: 2, y: 3, width: 40, height: 20)
+        XCTAssertEqual(CGPath(rect: rect, transform: nil).roundedRectShape?.radius, 0)
+        XCTAssertEqual(CGPath(roundedRect: rect, cornerWidth: 6, cornerHeight: 6, transform: nil).roundedRectShape?.rect, rect)
+        XCTAssertEqual(CGPath(roundedRect: rect, cornerWidth: 6, cornerHeight: 6, transform: nil).roundedRectShape?.radius, 6)
+        XCTAssertEqual(CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 10, height: 10), transform: nil).roundedRectShape?.radius, 5)
+        XCTAssertNil(CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 10, height: 6), transform: nil).roundedRectShape, "an ellipse")
+        XCTAssertNil(CGPath(roundedRect: rect, cornerWidth: 6, cornerHeight: 3, transform: nil).roundedRectShape, "elliptic corners")
+        let triangle = CGMutablePath()
+        triangle.move(to: .zero)
+        triangle.addLine(to: CGPoint(x: 10, y: 0))
+        triangle.addLine(to: CGPoint(x: 0, y: 10))
+        triangle.closeSubpath()
+        XCTAssertNil(triangle.roundedRectShape)
+    }
+
+    func testALayersShadowIsAnalyticOnlyWhenItsAlphaIsItsBackground() {
+        func node(_ configure: (RenderNode) -> Void) -> RenderNode {
+            let node = RenderNode(id: LayerID.next())
+            node.bounds = CGRect(x: 0, y: 0, width: 20, height: 10)
+            node.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 0.5)
+            node.shadowOpacity = 1
+            configure(node)
+            return node
+        }
+        XCTAssertEqual(ShadowShape(of: node { _ in }, backgroundRadii: .zero)?.alpha, 0.5, "the background's alpha")
+        XCTAssertNil(ShadowShape(of: node { $0.sublayers = [LayerID.next()] }, backgroundRadii: .zero), "sublayers add alpha")
+        XCTAssertNil(ShadowShape(of: node { $0.contents = TinyScene.solidImage((0, 0, 0, 255)) }, backgroundRadii: .zero))
+        XCTAssertNil(ShadowShape(of: node { $0.borderWidth = 2 }, backgroundRadii: .zero), "a border over a translucent fill")
+        XCTAssertNotNil(ShadowShape(of: node {
+            $0.borderWidth = 2
+            $0.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        }, backgroundRadii: .zero), "a border inside an opaque fill adds nothing")
+        XCTAssertNotNil(ShadowShape(of: node { $0.shadowPath = CGPath(rect: CGRect(x: 0, y: 0, width: 4, height: 4), transform: nil); $0.contents = TinyScene.solidImage((0, 0, 0, 255)) },
+                                    backgroundRadii: .zero), "a shadowPath rect whatever the layer draws")
+        XCTAssertFalse(ShadowShape.casts(node { $0.shadowOpacity = 0 }))
+        XCTAssertEqual(ShadowShape.sigma(forRadius: 3), 3, "shadowRadius is the Gaussian's standard deviation")
+    }
+
+    // MARK: Passes
+
+    func testARoundedShadowNeedsNoPassAndAFilterChainItsKernels() {
+        let scene = TinyScene()
+        let card = scene.layer(CGRect(x: 4, y: 4, width: 20, height: 20), TinyScene.red)
+        card.cornerRadius = 4
+        card.shadowOpacity = 0.5
+        card.shadowRadius = 3
+        let blurred = scene.layer(CGRect(x: 30, y: 30, width: 10, height: 10), TinyScene.green)
+        blurred.filters = [CIFilter(name: "CISepiaTone")!, CIFilter(name: "CIGaussianBlur", parameters: ["inputRadius": 2])!,
+                           CIFilter(name: "CIColorInvert")!]
+        let graph = scene.built()
+        // Blurred: content, the sepia matrix applied before the blur, the blur's x and y; the invert rides on
+        // the composite. The card's shadow is one more draw in the frame.
+        XCTAssertEqual(graph.offscreenPasses.map(\.reason), [.filter, .filter, .filter, .filter])
+        let frame = graph.framePass
+        XCTAssertEqual(frame.items.filter { $0.instance.flags.contains(.shadow) }.count, 1)
+        let composite = frame.items.last!
+        XCTAssertTrue(composite.instance.flags.contains(.colorMatrix))
+        XCTAssertEqual(composite.instance.colorMatrix, .invert)
+        // The blur grew the surface by 3σ = 6 px on every side of the 10×10 layer.
+        XCTAssertEqual(graph.offscreenPasses.first?.target.width, 22)
+    }
+}
