@@ -162,8 +162,8 @@ void main() {
         color = gradientColor(vLocal) * vColor;
     }
     if ((PAINT & PAINT_FILTER) != 0u && (flags & (LAYER_FLAG_FILTER_KERNEL | LAYER_FLAG_COLOR_MATRIX)) != 0u) {
-        // A kernel draw's uv spans its whole source surface: its far corner is the surface's uv limit.
-        vec4 filtered = filterKernel(layerTexture, vUV, vGradientGeometry.zw, floatBitsToUint(vParams.x), vUVClamp);
+        // A kernel draw's uv spans its whole source surface (the instance's uv, passed on flat).
+        vec4 filtered = filterKernel(layerTexture, vUV, vGradientGeometry, floatBitsToUint(vParams.x), vUVClamp);
         if ((flags & LAYER_FLAG_COLOR_MATRIX) != 0u) {
             uint word = floatBitsToUint(vParams.w) * 16u + 10u;
             filtered = applyColorMatrix(filtered, instanceWords[word], instanceWords[word + 1u], instanceWords[word + 2u],

@@ -41,6 +41,9 @@ struct SceneAim {
              SceneAim(figure: "idle_frames", limit: 0, inclusive: true, summary: "no frame rendered when nothing changes")]
         case "ui":
             [SceneAim(figure: "draw_calls", limit: 20, inclusive: true, summary: "a HUD of ~330 interleaved layers in tens of draw calls")]
+        case "effects":
+            [SceneAim(figure: "offscreen_passes_max", limit: 5, inclusive: true,
+                      summary: "200 rounded shadows analytic (no pass); 20 animated blurs packed into one pass per step")]
         case "gradients":
             [SceneAim(figure: "draw_calls", limit: 4, inclusive: true, summary: "1,000 gradients of three kinds batched with other untextured draws")]
         default:

@@ -1,8 +1,8 @@
 // One pass of a filter kernel over a surface, and the colour matrix filters apply per pixel.
 //
 // Input: the surface (sampled with linear filtering at texel centres, so a tap reads one texel exactly
-// unless the pass downsamples), the fragment's uv, the largest uv of the surface's own pixels (a pooled
-// image may be larger: taps are clamped to the surface's edge texels, never read past them), the kernel
+// unless the pass downsamples), the fragment's uv, the uv rect of the surface's own pixels (a pooled image
+// may be larger, a packed page holds others: taps are clamped to the surface's edge texels), the kernel
 // kind and its parameters: the step between taps in source texels (one texel along the pass's direction),
 // the tap radius R (taps at -R..R) and, for a Gaussian, its standard deviation in taps.
 // Output: premultiplied RGBA. Gaussian and box are weighted averages (weights normalized over the taps
@@ -18,11 +18,11 @@ const uint KERNEL_BOX = 2u;
 const uint KERNEL_MAXIMUM = 3u;
 const uint KERNEL_MINIMUM = 4u;
 
-vec4 filterKernel(sampler2D source, vec2 uv, vec2 uvLimit, uint kind, vec4 parameters) {
+vec4 filterKernel(sampler2D source, vec2 uv, vec4 uvRect, uint kind, vec4 parameters) {
     vec2 texel = 1.0 / vec2(textureSize(source, 0));
     vec2 stepUV = parameters.xy * texel;
-    vec2 low = 0.5 * texel;
-    vec2 high = max(uvLimit - 0.5 * texel, low);
+    vec2 low = uvRect.xy + 0.5 * texel;
+    vec2 high = max(uvRect.zw - 0.5 * texel, low);
     int radius = int(parameters.z);
     float sigma = max(parameters.w, 1e-6);
     vec4 center = textureLod(source, clamp(uv, low, high), 0.0);

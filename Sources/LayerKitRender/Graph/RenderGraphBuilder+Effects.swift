@@ -23,8 +23,10 @@ import LayerKit
 ///   mapped to pixels. Offset and blur are in the layer's space, so they turn and scale with the layer.
 /// - Lengths become pixels at the layer's scale on screen at its centre (the square root of its
 ///   linear map's determinant there).
-/// Cost: per layer, one surface for the content, one per downsample, one or two per kernel; kernel
-/// passes read 2R + 1 texels per pixel.
+/// - Surfaces up to `packableSurfaceSide` a side are packable: the packer puts the same step of many
+///   layers' effects (every content, every x pass, every y pass) into one pass each.
+/// Cost: per layer, one surface for the content, one per downsample, one or two per kernel (shared
+/// passes when packed); kernel passes read 2R + 1 texels per pixel.
 /// Does NOT (yet): cache an unchanged shadow or filtered surface across frames, share one blur among
 /// layers with the same `shadowPath`, or apply colour-only filters per draw without a surface.
 extension RenderGraphBuilder {
@@ -73,8 +75,7 @@ extension RenderGraphBuilder {
             let reach = filters.reduce(0) { $0 + $1.reach } * pixelsPerUnit
             let shadowReach = castsShadow && node.shadowPath == nil ? 3 * shadowSigma : 0
             guard let rect = effectRect(of: content, growingBy: reach + shadowReach, margin: reach + shadowMargin) else { return }
-            var surface = EffectSurface(surface: makeSurface(rect, items: content, reason: .filter, name: "filters of \(name)", context: &context),
-                                        rect: rect, size: (rect.width, rect.height))
+            var surface = makeEffectSurface(rect, items: content, reason: .filter, name: "filters of \(name)", context: &context)
             for filter in filters {
                 apply(filter, to: &surface, pixelsPerUnit: pixelsPerUnit, name: name, context: &context)
             }
@@ -122,8 +123,7 @@ extension RenderGraphBuilder {
                                          shape: Self.vector(shape.rect), flags: [.textured])
             let pathItem = DrawItem(instance: instance, texture: TextureBinding(image: shape.image), layer: node.id)
             guard let rect = effectRect(of: [pathItem], growingBy: 3 * sigma, margin: margin) else { return }
-            source = EffectSurface(surface: makeSurface(rect, items: [pathItem], reason: .shadow, name: "shadow path of \(name)", context: &context),
-                                   rect: rect, size: (rect.width, rect.height))
+            source = makeEffectSurface(rect, items: [pathItem], reason: .shadow, name: "shadow path of \(name)", context: &context)
             straight.w *= Float(opacity)
         } else if var surface = filtered {
             if let matrix = surface.pendingMatrix, !matrix.keepsAlpha {
@@ -134,8 +134,7 @@ extension RenderGraphBuilder {
             source.pendingMatrix = nil
         } else {
             guard !content.isEmpty, let rect = effectRect(of: content, growingBy: 3 * sigma, margin: margin) else { return }
-            source = EffectSurface(surface: makeSurface(rect, items: content, reason: .shadow, name: "shadow of \(name)", context: &context),
-                                   rect: rect, size: (rect.width, rect.height))
+            source = makeEffectSurface(rect, items: content, reason: .shadow, name: "shadow of \(name)", context: &context)
         }
         straight.w *= Float(node.shadowOpacity)
         gaussianBlur(&source, sigmaPixels: sigma, reason: .shadow, name: "shadow of \(name)", context: &context)
@@ -219,9 +218,19 @@ extension RenderGraphBuilder {
         var item = compositeItem(source, at: Self.cgRect(source.rect), tint: nil)
         item.instance.flags.insert(.filterKernel)
         item.instance.filterKernel = kernel
-        let target = size ?? source.size
-        let surface = makeSurface(source.rect, items: [item], reason: reason, name: name, size: target, context: &context)
-        return EffectSurface(surface: surface, rect: source.rect, size: target)
+        return makeEffectSurface(source.rect, items: [item], reason: reason, name: name, size: size ?? source.size, context: &context)
+    }
+
+    /// A surface covering the target pixels `rect` with `size` texels (default one per pixel), drawn by a
+    /// pass of `items`; one small enough is packable, so the same step of many layers' effects shares one
+    /// pass (`SurfacePacker` orders passes by what they sample: contents, then each kernel step).
+    private func makeEffectSurface(_ rect: PixelRect, items: [DrawItem], reason: OffscreenReason, name: String,
+                                   size: (width: Int, height: Int)? = nil, context: inout VisitContext) -> EffectSurface {
+        let texels = size ?? (rect.width, rect.height)
+        let surface = makeSurface(rect, items: items, reason: reason, name: name, size: texels, context: &context)
+        let side = min(Self.packableSurfaceSide, maxSurfaceSize)
+        if texels.width <= side && texels.height <= side { context.offscreen.packable.insert(surface) }
+        return EffectSurface(surface: surface, rect: rect, size: texels)
     }
 
     /// A quad drawing `source` stretched over the target pixels `rect` (frame clip space), read with
