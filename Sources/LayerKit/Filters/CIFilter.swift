@@ -9,8 +9,9 @@ import Foundation
 /// through the layer's key path (or set a new `filters` array).
 ///
 /// The filter types LayerKit knows, with Core Image's names and defaults, are listed in
-/// `CIFilter.knownFilters`; the renderer draws those in `CIFilter.drawnFilters` (in `filters`; background
-/// and compositing filters are stored, committed and animated, not drawn yet) and reports the others.
+/// `CIFilter.knownFilters`; the renderer draws those in `CIFilter.drawnFilters` (in `filters` and
+/// `backgroundFilters`; compositing filters are stored, committed and animated, not drawn yet) and
+/// reports the others.
 public final class CIFilter: Hashable, CustomStringConvertible {
     /// The filter type: `"CIGaussianBlur"`, …
     public let filterName: String
@@ -47,7 +48,7 @@ public final class CIFilter: Hashable, CustomStringConvertible {
         "CICrystallize": ["inputCenter": CIVector(x: 150, y: 150), "inputRadius": CGFloat(20)],
     ]
 
-    /// The filter types the renderer draws in a layer's `filters`; setting any other known type stores and
+    /// The filter types the renderer draws in a layer's `filters` and `backgroundFilters`; setting any other known type stores and
     /// animates it but draws the layer without it, and says so (`LayerKitDiagnostic.filterNotDrawn`).
     public static let drawnFilters: Set<String> = [
         "CIGaussianBlur", "CIBoxBlur", "CIMotionBlur", "CIMorphologyMaximum", "CIMorphologyMinimum",

@@ -11,28 +11,34 @@ extension CALayer {
         get { value(of: .filters) }
         // Filters are copied when set, as Core Animation treats them as immutable from then on.
         set {
-            for entry in newValue ?? [] {
-                guard let filter = entry as? CIFilter else {
-                    LayerKitDiagnostics.emit(.filterNotDrawn(filter: "\(type(of: entry)) \(entry)", property: "filters"))
-                    continue
-                }
-                if !CIFilter.drawnFilters.contains(filter.filterName) {
-                    LayerKitDiagnostics.emit(.filterNotDrawn(filter: filter.filterName, property: "filters"))
-                }
-            }
+            Self.reportUndrawnFilters(newValue, property: "filters")
             setValue(newValue?.map { ($0 as? CIFilter)?.copy() ?? $0 }, of: .filters)
         }
     }
 
-    /// Filters applied to what is behind the layer, within its bounds. Animatable. Stored, committed
-    /// and animated; not drawn yet (setting any says so: `LayerKitDiagnostic.filterNotDrawn`).
+    /// Says which entries of a filter list the renderer will not draw: those that are not a `CIFilter`,
+    /// and types outside `CIFilter.drawnFilters`.
+    private static func reportUndrawnFilters(_ filters: [Any]?, property: String) {
+        for entry in filters ?? [] {
+            guard let filter = entry as? CIFilter else {
+                LayerKitDiagnostics.emit(.filterNotDrawn(filter: "\(type(of: entry)) \(entry)", property: property))
+                continue
+            }
+            if !CIFilter.drawnFilters.contains(filter.filterName) {
+                LayerKitDiagnostics.emit(.filterNotDrawn(filter: filter.filterName, property: property))
+            }
+        }
+    }
+
+    /// Filters applied to what is behind the layer, composited under the layer within its rounded
+    /// bounds: frosted glass. Animatable. The types in `CIFilter.drawnFilters` are drawn; setting any
+    /// other says so (`LayerKitDiagnostic.filterNotDrawn`). "Behind" is what is drawn before the layer in
+    /// the same target: the window, or the flattened group the layer is inside.
     public var backgroundFilters: [Any]? {
         get { value(of: .backgroundFilters) }
         set {
-            for entry in newValue ?? [] {
-                LayerKitDiagnostics.emit(.filterNotDrawn(filter: (entry as? CIFilter)?.filterName ?? "\(entry)", property: "backgroundFilters"))
-            }
-            setValue(newValue, of: .backgroundFilters)
+            Self.reportUndrawnFilters(newValue, property: "backgroundFilters")
+            setValue(newValue?.map { ($0 as? CIFilter)?.copy() ?? $0 }, of: .backgroundFilters)
         }
     }
 

@@ -85,8 +85,8 @@ package enum LayerPropertyValue: Sendable {
     case string(String)
     case mask(UInt)
     case animations([AnimationRecord])
-    /// `filters`: the layer's filter list, as immutable values (entries that are not filters are left
-    /// out; the setter reported them).
+    /// `filters` or `backgroundFilters`: a filter list, as immutable values (entries that are not filters
+    /// are left out; the setter reported them).
     case filters([FilterValue])
 
     /// The current value of `key` on `layer`; nil for properties the renderer never reads (delegate,
@@ -117,7 +117,8 @@ package enum LayerPropertyValue: Sendable {
             case .contents: self = .image(layer.storedContents as? CGImage)
             case .sublayers: self = .layers(layer.storedSublayers.map(\.layerID))
             case .animations: self = .animations(layer.commitAnimations())
-            case .filters: self = .filters(((layer.value(of: key) as [Any]?) ?? []).compactMap { ($0 as? CIFilter).map(FilterValue.init) })
+            case .filters, .backgroundFilters:
+                self = .filters(((layer.value(of: key) as [Any]?) ?? []).compactMap { ($0 as? CIFilter).map(FilterValue.init) })
             default: return nil
             }
         }

@@ -59,8 +59,8 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
             return
         }
         if flags.contains(.filterKernel) || flags.contains(.colorMatrix) {
-            // A 1:1 surface quad: no coverage, and the surface is read through the kernel alone.
-            self.init(paint: .filter, coverage: .none)
+            // A surface quad: covered wherever drawn, unless a clip (an ancestor's, a backdrop's shape) cuts it.
+            self.init(paint: .filter, coverage: flags.contains(.clip) ? .shapeBorderClip : .none)
             return
         }
         var paint: Paint = []

@@ -1,7 +1,7 @@
 /// Why the render graph draws a subtree into an offscreen surface instead of straight into its target
 /// (DESIGN.md §4, rule 2). Every offscreen pass carries one; frame statistics count passes per reason.
 ///
-/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening, transitions, replicators, background and compositing filters) arrive with their features.
+/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening, transitions, replicators, compositing filters) arrive with their features.
 public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A layer with `allowsGroupOpacity` and opacity below 1 whose subtree's draws overlap one another:
     /// the subtree is composited once, then faded. Without overlap the opacity is folded into each draw.
@@ -19,6 +19,9 @@ public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStr
     /// A layer with `filters`: its subtree flattened into a surface, then each filter's kernel passes
     /// (`FilterPlan`), the result composited in the layer's place.
     case filter
+    /// A layer with `backgroundFilters`: what lies behind it drawn again into a surface, filtered, and
+    /// composited under it within its shape (`RenderGraphBuilder+Backdrop.swift`).
+    case backgroundFilter
     /// A debug view needs the frame drawn a second way (`DebugOptions.overdraw` counts fragments into a
     /// surface, then colors the frame by the count).
     case debugVisualization

@@ -23,7 +23,7 @@ import LayerKit
 ///   mapped to pixels. Offset and blur are in the layer's space, so they turn and scale with the layer.
 /// - Lengths become pixels at the layer's scale on screen at its centre (the square root of its
 ///   linear map's determinant there).
-/// - Surfaces up to `packableSurfaceSide` a side are packable: the packer puts the same step of many
+/// - Surfaces up to `packableEffectSide` a side are packable: the packer puts the same step of many
 ///   layers' effects (every content, every x pass, every y pass) into one pass each.
 /// Cost: per layer, one surface for the content, one per downsample, one or two per kernel (shared
 /// passes when packed); kernel passes read 2R + 1 texels per pixel.
@@ -82,6 +82,7 @@ extension RenderGraphBuilder {
             filtered = surface
         }
 
+        if let backdrop = takeBackdrop(of: node, context: &context) { items.append(backdrop) }
         if castsShadow {
             drawShadow(of: node, content: content, filtered: &filtered, sigma: shadowSigma, offset: shadowOffset, margin: shadowMargin,
                        layerToPixels: layerToPixels, opacity: isolated ? opacity : opacity * min(max(node.opacity, 0), 1), name: name,
@@ -146,19 +147,18 @@ extension RenderGraphBuilder {
     }
 
     /// Runs one filter over `surface` (kernel passes, or a matrix kept pending).
-    private func apply(_ filter: LayerFilter, to surface: inout EffectSurface, pixelsPerUnit: Double, name: String,
-                       context: inout VisitContext) {
-        let reason = OffscreenReason.filter
+    func apply(_ filter: LayerFilter, to surface: inout EffectSurface, pixelsPerUnit: Double, reason: OffscreenReason = .filter,
+               name: String, context: inout VisitContext) {
         switch filter {
         case .color(let matrix):
             surface.pendingMatrix = surface.pendingMatrix.map { $0.then(matrix) } ?? matrix
         case .gaussianBlur(let sigma):
             gaussianBlur(&surface, sigmaPixels: sigma * pixelsPerUnit, reason: reason, name: "blur of \(name)", context: &context)
         case .boxBlur(let radius):
-            separable(&surface, kind: .box, radiusPixels: Double(LayerFilter.boxHalfWidth(radius * pixelsPerUnit)),
+            separable(&surface, kind: .box, radiusPixels: Double(LayerFilter.boxHalfWidth(radius * pixelsPerUnit)), reason: reason,
                       name: "box blur of \(name)", context: &context)
         case .morphology(let maximum, let radius):
-            separable(&surface, kind: maximum ? .maximum : .minimum, radiusPixels: radius * pixelsPerUnit,
+            separable(&surface, kind: maximum ? .maximum : .minimum, radiusPixels: radius * pixelsPerUnit, reason: reason,
                       name: "morphology of \(name)", context: &context)
         case .motionBlur(let sigma, let angle):
             let sigmaPixels = sigma * pixelsPerUnit
@@ -194,19 +194,19 @@ extension RenderGraphBuilder {
     }
 
     /// A square-window kernel (box or morphology) of half-width `radiusPixels`, as an x pass and a y pass.
-    private func separable(_ surface: inout EffectSurface, kind: FilterKernel.Kind, radiusPixels: Double, name: String,
-                           context: inout VisitContext) {
+    private func separable(_ surface: inout EffectSurface, kind: FilterKernel.Kind, radiusPixels: Double, reason: OffscreenReason,
+                           name: String, context: inout VisitContext) {
         let radius = min(Int(radiusPixels.rounded()), Self.maximumKernelRadius)
         guard radius > 0 else { return }
-        resolveMatrix(&surface, reason: .filter, name: name, context: &context)
+        resolveMatrix(&surface, reason: reason, name: name, context: &context)
         surface = kernelPass(surface, FilterKernel(kind: kind, step: SIMD2(1, 0), radius: radius),
-                             reason: .filter, name: "\(name) (x)", context: &context)
+                             reason: reason, name: "\(name) (x)", context: &context)
         surface = kernelPass(surface, FilterKernel(kind: kind, step: SIMD2(0, 1), radius: radius),
-                             reason: .filter, name: "\(name) (y)", context: &context)
+                             reason: reason, name: "\(name) (y)", context: &context)
     }
 
     /// Applies a pending colour matrix in a pass of its own (before a kernel that must see its result).
-    private func resolveMatrix(_ surface: inout EffectSurface, reason: OffscreenReason, name: String, context: inout VisitContext) {
+    func resolveMatrix(_ surface: inout EffectSurface, reason: OffscreenReason, name: String, context: inout VisitContext) {
         guard surface.pendingMatrix != nil else { return }
         surface = kernelPass(surface, .copy, reason: reason, name: name, context: &context)
     }
@@ -224,18 +224,18 @@ extension RenderGraphBuilder {
     /// A surface covering the target pixels `rect` with `size` texels (default one per pixel), drawn by a
     /// pass of `items`; one small enough is packable, so the same step of many layers' effects shares one
     /// pass (`SurfacePacker` orders passes by what they sample: contents, then each kernel step).
-    private func makeEffectSurface(_ rect: PixelRect, items: [DrawItem], reason: OffscreenReason, name: String,
+    func makeEffectSurface(_ rect: PixelRect, items: [DrawItem], reason: OffscreenReason, name: String,
                                    size: (width: Int, height: Int)? = nil, context: inout VisitContext) -> EffectSurface {
         let texels = size ?? (rect.width, rect.height)
         let surface = makeSurface(rect, items: items, reason: reason, name: name, size: texels, context: &context)
-        let side = min(Self.packableSurfaceSide, maxSurfaceSize)
+        let side = min(Self.packableEffectSide, maxSurfaceSize)
         if texels.width <= side && texels.height <= side { context.offscreen.packable.insert(surface) }
         return EffectSurface(surface: surface, rect: rect, size: texels)
     }
 
     /// A quad drawing `source` stretched over the target pixels `rect` (frame clip space), read with
     /// linear filtering through the copy kernel, then its pending matrix followed by `tint`.
-    private func compositeItem(_ source: EffectSurface, at rect: CGRect, tint: ColorMatrix?) -> DrawItem {
+    func compositeItem(_ source: EffectSurface, at rect: CGRect, tint: ColorMatrix?) -> DrawItem {
         let bounds = Self.vector(rect)
         // Read through the filter paint even for a plain copy: its reads stay within the surface's own
         // texels (a pooled image is larger, and a fractional offset would filter in what lies beyond).

@@ -77,6 +77,9 @@ package struct RenderGraphBuilder {
         /// Whether the frame drew a tiled layer's tiles (whose fade-in follows the frame time, not
         /// commits: such a frame is not retained, `RetainedFrame`).
         package var drewTiledContents = false
+        /// Whether the frame drew a background filter's backdrop (a copy of what other subtrees drew: such
+        /// a frame is not retained, `RetainedFrame`).
+        package var drewBackdrop = false
         /// What the frame asked of the rasterization cache (a frame patched from it asks the same again,
         /// `RetainedFrame`).
         package var cacheUses = RasterizationCache.Uses()
@@ -202,6 +205,9 @@ package struct RenderGraphBuilder {
         var groupsResolveByDepth = false
         /// The next group number resolved by depth (`DrawItem.depthGroup`).
         var nextDepthGroup = 0
+        /// Backdrop composites prepared for layers with background filters, waiting for their layer's own
+        /// draws (`RenderGraphBuilder+Backdrop.swift`).
+        var pendingBackdrops: [LayerID: PendingBackdrop] = [:]
     }
 
     /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the
@@ -260,6 +266,9 @@ package struct RenderGraphBuilder {
                context: inout VisitContext, into items: inout [DrawItem]) {
         let ownOpacity = min(max(node.opacity, 0), 1)
         guard !node.isHidden, ownOpacity > 0, inherited > 0 else { return }
+        if !isolated && !effectsDrawn && !node.backgroundFilters.isEmpty && !node.isTransformLayer && !node.shouldRasterize {
+            prepareBackdrop(of: node, parentSpace: parentSpace, behind: items, context: &context)
+        }
         if node.isTransformLayer {
             context.animations.drewRenderingContext3D = true
             // Reached other than as a sublayer (the root, a mask): no perspective of a superlayer to see
@@ -336,6 +345,8 @@ package struct RenderGraphBuilder {
 
         // The layer's own items (background, contents) are tagged with its ID once drawn.
         let firstOwnItem = items.count
+        if !effectsDrawn, let backdrop = takeBackdrop(of: node, context: &context) { items.append(backdrop) }
+        let firstPaintedItem = items.count
 
         // Background.
         if hasSize, let color = node.backgroundColor, color.alpha > 0 {
@@ -377,7 +388,7 @@ package struct RenderGraphBuilder {
             var shadow = instance(quad: shadowRect.insetBy(dx: -reach, dy: -reach), color: tint, shape: shadowRect,
                                   shapeRadii: shape.radii, flags: [.shadow], clip: ownClipFields)
             shadow.shadowSigma = Float(sigma)
-            items.insert(DrawItem(instance: shadow, layer: node.id), at: firstOwnItem)
+            items.insert(DrawItem(instance: shadow, layer: node.id), at: firstPaintedItem)
         }
         let firstStencilled = items.count
         if let stencilClip { items.append(stencilClipItem(.push, stencilClip)) }

@@ -33,6 +33,7 @@ extension RenderNode: AnimatedPropertyStore {
         case .shadowRadius: return .scalar(Double(shadowRadius))
         case .shadowPath: return shadowPath.map { .path($0) }
         case .filters: return .filters(filters)
+        case .backgroundFilters: return .filters(backgroundFilters)
         default: return nil
         }
     }
@@ -74,6 +75,7 @@ extension RenderNode: AnimatedPropertyStore {
         case (.shadowRadius, .scalar(let v)): shadowRadius = CGFloat(v)
         case (.shadowPath, .path(let v)): shadowPath = v
         case (.filters, .filters(let v)): filters = v
+        case (.backgroundFilters, .filters(let v)): backgroundFilters = v
         default: break
         }
     }

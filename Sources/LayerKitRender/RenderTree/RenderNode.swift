@@ -42,8 +42,9 @@ package final class RenderNode: @unchecked Sendable {
     package var shadowRadius: CGFloat = 3
     package var shadowPath: CGPath?
 
-    // Filters (`RenderGraphBuilder+Filters.swift`)
+    // Filters (`RenderGraphBuilder+Effects.swift`, `RenderGraphBuilder+Backdrop.swift`)
     package var filters: [FilterValue] = []
+    package var backgroundFilters: [FilterValue] = []
 
     // Rasterization
     /// Whether the subtree is drawn from a cached bitmap (`RenderGraphBuilder+Rasterization.swift`).
@@ -181,6 +182,7 @@ package final class RenderNode: @unchecked Sendable {
         case .shadowRadius: shadowRadius = committed.shadowRadius
         case .shadowPath: shadowPath = committed.shadowPath
         case .filters: filters = committed.filters
+        case .backgroundFilters: backgroundFilters = committed.backgroundFilters
         default: break
         }
     }
@@ -202,6 +204,7 @@ package final class RenderNode: @unchecked Sendable {
         if shadowColor !== other.shadowColor { shadowColor = other.shadowColor }
         if shadowPath !== other.shadowPath { shadowPath = other.shadowPath }
         if !(filters.isEmpty && other.filters.isEmpty) { filters = other.filters }
+        if !(backgroundFilters.isEmpty && other.backgroundFilters.isEmpty) { backgroundFilters = other.backgroundFilters }
         // Reference-counted values are stored only when they differ: the reused presentation copy
         // almost always holds the same ones already, and each store costs a retain, a release and an
         // exclusivity check per animated node per frame.
@@ -261,6 +264,7 @@ package final class RenderNode: @unchecked Sendable {
         case (.shadowRadius, .float(let v)): shadowRadius = v
         case (.shadowPath, .path(let v)): shadowPath = v
         case (.filters, .filters(let v)): filters = v
+        case (.backgroundFilters, .filters(let v)): backgroundFilters = v
         default: break
         }
     }
