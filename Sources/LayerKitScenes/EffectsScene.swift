@@ -12,9 +12,11 @@ import LayerKit
 /// - 20 blurred tiles: tile `k = i mod 16` of the atlas, 56×56 at `(32 + 62i, 300)`, with a
 ///   `CIGaussianBlur` whose `inputRadius` breathes between 0 and 8 (additive sine of amplitude 4 about 4,
 ///   period 2 s, phase i/20) — every tile's blur is redrawn every frame.
-/// - 10 frosted panels: 220×120 at `(20 + 126j, 560)`, white at alpha 0.25, corner radius 12, with
-///   `backgroundFilters = [CIGaussianBlur radius 10]`, bobbing ±20 px in x (period 3 s, phase j/10).
-///   Background filters are not drawn yet (the model reports it): the panels draw as translucent cards.
+/// - 10 frosted panels: 80×120 at `(20 + 126j, 560)`, white at alpha 0.25, corner radius 12, with
+///   `backgroundFilters = [CIGaussianBlur radius 10]`, bobbing ±6 px in y (period 3 s, phase j/10). They
+///   stay more than the blur's reach (3σ = 30 px) apart, so no panel's backdrop holds another panel
+///   (their passes can share targets; panels that did would each wait for the one below), and within
+///   the bob the same cards lie within reach, so the scene's counters do not depend on time.
 /// All motion is render-thread animation; nothing updates per frame.
 public final class EffectsScene: BenchmarkScene {
     public static let name = "effects"
@@ -72,11 +74,11 @@ public final class EffectsScene: BenchmarkScene {
 
         for j in 0..<Self.panelCount {
             let panel = CALayer()
-            BenchmarkScenes.place(panel, topLeft: CGPoint(x: 20 + 126 * j, y: 560), size: CGSize(width: 220, height: 120))
+            BenchmarkScenes.place(panel, topLeft: CGPoint(x: 20 + 126 * j, y: 560), size: CGSize(width: 80, height: 120))
             panel.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 0.25)
             panel.cornerRadius = 12
             panel.backgroundFilters = [CIFilter(name: "CIGaussianBlur", parameters: ["inputRadius": 10])!]
-            panel.add(PeriodicMotion.sine("position.x", amplitude: 20, period: 3, phase: Double(j) / 10, startTime: startTime),
+            panel.add(PeriodicMotion.sine("position.y", amplitude: 6, period: 3, phase: Double(j) / 10, startTime: startTime),
                       forKey: "bob")
             root.addSublayer(panel)
             panels.append(panel)
