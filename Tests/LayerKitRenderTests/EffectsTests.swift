@@ -114,3 +114,22 @@ final class EffectsTests: XCTestCase {
         XCTAssertEqual(graph.offscreenPasses.first?.target.width, 22)
     }
 }
+
+/// The model's list of drawn compositing filters is the renderer's.
+final class CompositingOperationTests: XCTestCase {
+    func testTheModelAndTheRendererAgreeOnWhichCompositingFiltersAreDrawn() {
+        let drawn = Set(CIFilter.drawnCompositingFilters.filter { CompositingOperation(filterName: $0) != nil })
+        XCTAssertEqual(drawn, CIFilter.drawnCompositingFilters)
+        XCTAssertEqual(Set(CompositingOperation.allCases.map(\.rawValue)).union(["CILinearDodgeBlendMode"]), CIFilter.drawnCompositingFilters)
+        XCTAssertEqual(CIFilter.compositingFilterName(of: "multiplyBlendMode"), "CIMultiplyBlendMode")
+        XCTAssertNil(CompositingOperation(filterName: "CIOverlayBlendMode"), "needs the backdrop in the shader")
+    }
+
+    func testScreenIsExactForAnyAlpha() {
+        // ONE, ONE_MINUS_SRC_COLOR: s + b·(1 − s) = s + b − s·b, the premultiplied screen, alpha included.
+        let equation = CompositingOperation.screen.equation
+        XCTAssertEqual(equation.color.source, .one)
+        XCTAssertEqual(equation.color.destination, .oneMinusSourceColor)
+        XCTAssertEqual(equation.alpha.destination, .oneMinusSourceAlpha)
+    }
+}

@@ -195,7 +195,7 @@ final class LayerFiltersRenderTests: CARendererTestCase {
         XCTAssertEqual(vibrance.value(forKey: "inputAmount") as? CGFloat, 0.5, "a refused value leaves the parameter")
         let root = colorScene((0.2, 0.4, 0.6), filters: [vibrance])
         root.sublayers![0].backgroundFilters = [filter("CIBloom")]
-        root.sublayers![0].compositingFilter = "multiplyBlendMode"
+        root.sublayers![0].compositingFilter = "overlayBlendMode"
         let image = try render(root)
         XCTAssertEqual(PixelRGBA(image, 20, 20), PixelRGBA(straight: 0.2, 0.4, 0.6, 1), "drawn as if unfiltered")
         XCTAssertEqual(diagnostics.names.filter { $0.hasSuffix("Filter") || $0.hasPrefix("filter") || $0.contains("FilterParameter") }, ["unknownFilter", "invalidFilterParameter", "invalidFilterParameter", "filterNotDrawn",

@@ -55,6 +55,25 @@ public final class CIFilter: Hashable, CustomStringConvertible {
         "CIColorControls", "CIColorMatrix", "CIColorInvert", "CIColorMonochrome", "CISepiaTone", "CIHueAdjust", "CIExposureAdjust",
     ]
 
+    /// The compositing filters the renderer draws in a layer's `compositingFilter` (those whose formula is
+    /// a fixed-function blend); any other composites source-over, and setting it says so.
+    public static let drawnCompositingFilters: Set<String> = [
+        "CIMultiplyBlendMode", "CIScreenBlendMode", "CIDarkenBlendMode", "CILightenBlendMode", "CIExclusionBlendMode",
+        "CIAdditionCompositing", "CILinearDodgeBlendMode", "CIMultiplyCompositing", "CIMaximumCompositing", "CIMinimumCompositing",
+        "CISourceAtopCompositing", "CISourceInCompositing", "CISourceOutCompositing", "CISourceOverCompositing",
+    ]
+
+    /// Core Image's name for a `compositingFilter` value: a filter's `filterName`, or a string as Core
+    /// Animation takes it (`"multiplyBlendMode"` → `"CIMultiplyBlendMode"`); nil for anything else.
+    public static func compositingFilterName(of value: Any?) -> String? {
+        switch value {
+        case let filter as CIFilter: return filter.filterName
+        case let name as String where !name.isEmpty:
+            return name.hasPrefix("CI") ? name : "CI" + name.prefix(1).uppercased() + name.dropFirst()
+        default: return nil
+        }
+    }
+
     /// A filter of a known type with its default parameters, or nil for a type LayerKit does not know.
     public init?(name: String) {
         guard let defaults = Self.knownFilters[name] else {

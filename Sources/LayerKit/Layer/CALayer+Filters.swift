@@ -42,13 +42,18 @@ extension CALayer {
         }
     }
 
-    /// A filter that composites the layer with what is behind it. Animatable. Stored, committed and
-    /// animated; not drawn yet (setting one says so: `LayerKitDiagnostic.filterNotDrawn`).
+    /// A filter that composites the layer (flattened with its sublayers) with what is behind it: a Core
+    /// Image blend or compositing filter, as a `CIFilter` or by name (`"multiplyBlendMode"`). Animatable
+    /// (discretely). The modes in `CIFilter.drawnCompositingFilters` are drawn by the GPU's blending;
+    /// setting another says so (`LayerKitDiagnostic.filterNotDrawn`) and the layer composites source-over.
     public var compositingFilter: Any? {
         get { value(of: .compositingFilter) }
         set {
             if let newValue {
-                LayerKitDiagnostics.emit(.filterNotDrawn(filter: (newValue as? CIFilter)?.filterName ?? "\(newValue)", property: "compositingFilter"))
+                let name = CIFilter.compositingFilterName(of: newValue)
+                if !CIFilter.drawnCompositingFilters.contains(name ?? "") {
+                    LayerKitDiagnostics.emit(.filterNotDrawn(filter: name ?? "\(newValue)", property: "compositingFilter"))
+                }
             }
             setValue(newValue, of: .compositingFilter)
         }

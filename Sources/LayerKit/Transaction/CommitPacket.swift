@@ -117,6 +117,9 @@ package enum LayerPropertyValue: Sendable {
             case .contents: self = .image(layer.storedContents as? CGImage)
             case .sublayers: self = .layers(layer.storedSublayers.map(\.layerID))
             case .animations: self = .animations(layer.commitAnimations())
+            case .compositingFilter:
+                // Core Image's name ("" for none): the renderer knows compositing filters by name alone.
+                self = .string(CIFilter.compositingFilterName(of: layer.value(of: key) as Any?) ?? "")
             case .filters, .backgroundFilters:
                 self = .filters(((layer.value(of: key) as [Any]?) ?? []).compactMap { ($0 as? CIFilter).map(FilterValue.init) })
             default: return nil

@@ -110,6 +110,19 @@ package enum BlendMode: Hashable, Sendable {
     case destinationIn
     /// `dst = src + dst`. Debug only: counts fragments into a surface (`DebugOptions.overdraw`).
     case additive
+    /// A layer's `compositingFilter` (`CompositingOperation`): the composite of its subtree blended with
+    /// what is behind it.
+    case compositing(CompositingOperation)
+
+    /// The fixed-function blend that draws it.
+    package var equation: BlendEquation {
+        switch self {
+        case .sourceOver: CompositingOperation.sourceOver.equation
+        case .destinationIn: BlendEquation(color: (.zero, .sourceAlpha), alpha: (.zero, .sourceAlpha))
+        case .additive: BlendEquation(color: (.one, .one), alpha: (.one, .one))
+        case .compositing(let operation): operation.equation
+        }
+    }
 }
 
 /// One thing to draw in a pass: a quad instance, what it samples when textured, and how it blends.

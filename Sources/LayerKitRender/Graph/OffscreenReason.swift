@@ -1,7 +1,7 @@
 /// Why the render graph draws a subtree into an offscreen surface instead of straight into its target
 /// (DESIGN.md §4, rule 2). Every offscreen pass carries one; frame statistics count passes per reason.
 ///
-/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening, transitions, replicators, compositing filters) arrive with their features.
+/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening, transitions, replicators) arrive with their features.
 public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A layer with `allowsGroupOpacity` and opacity below 1 whose subtree's draws overlap one another:
     /// the subtree is composited once, then faded. Without overlap the opacity is folded into each draw.
@@ -22,6 +22,9 @@ public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStr
     /// A layer with `backgroundFilters`: what lies behind it drawn again into a surface, filtered, and
     /// composited under it within its shape (`RenderGraphBuilder+Backdrop.swift`).
     case backgroundFilter
+    /// A layer with a `compositingFilter` and more than one draw: its subtree flattened so that its
+    /// composite, not each draw, blends with what is behind it.
+    case compositingFilter
     /// A debug view needs the frame drawn a second way (`DebugOptions.overdraw` counts fragments into a
     /// surface, then colors the frame by the count).
     case debugVisualization

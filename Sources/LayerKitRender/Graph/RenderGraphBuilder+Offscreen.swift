@@ -21,6 +21,8 @@ import LayerKit
 ///   destination-in draw of the mask surface over the content surface leaves content × mask alpha
 ///   (`BlendMode.destinationIn`); both passes carry reason `mask`. The composite carries the layer's
 ///   opacity when it allows group opacity (masked content is composited once anyway).
+/// - A compositing filter (`compositingBlend`): the layer's composite is drawn with its blend — its one
+///   draw itself, or a surface of its subtree (reason `compositingFilter`, or its mask's or group's).
 /// - Surfaces are sized to what is visible: the pixel footprint of the draws (for a mask, of content and
 ///   mask both), clipped to the target and to `maxSurfaceSize` — except a group-opacity surface at most
 ///   `packableSurfaceSide` a side, which is drawn whole so that it can share a target with others
@@ -50,7 +52,13 @@ extension RenderGraphBuilder {
 
     /// Whether `node` (visible, with opacity `opacity` in 0...1) is drawn through `visitIsolated`.
     static func needsIsolation(_ node: RenderNode, opacity: CGFloat) -> Bool {
-        node.mask != nil || (node.allowsGroupOpacity && opacity < 1)
+        node.mask != nil || (node.allowsGroupOpacity && opacity < 1) || compositingBlend(of: node) != .sourceOver
+    }
+
+    /// How `node`'s composite blends with what is behind it: its `compositingFilter`, or source-over.
+    static func compositingBlend(of node: RenderNode) -> BlendMode {
+        guard let operation = node.compositingOperation, operation != .sourceOver else { return .sourceOver }
+        return .compositing(operation)
     }
 
     /// Draws an isolated layer (see the extension's contract). `inherited` is the opacity folded down
@@ -59,6 +67,7 @@ extension RenderGraphBuilder {
                        clip: Clip?, contentsFlipped: Bool, context: inout VisitContext, into items: inout [DrawItem]) {
         let ownOpacity = min(max(node.opacity, 0), 1)
         let grouped = node.allowsGroupOpacity && ownOpacity < 1
+        let blend = Self.compositingBlend(of: node)
         // Grouped: draw the subtree at full opacity and apply the group's afterwards, once.
         let innerOpacity = grouped ? 1 : inherited * ownOpacity
         let outerOpacity = grouped ? inherited * ownOpacity : 1
@@ -83,7 +92,23 @@ extension RenderGraphBuilder {
             let maskSurface = makeSurface(rect, items: maskItems, reason: .mask, name: "mask of \(name)", context: &context)
             content.append(surfaceQuad(maskSurface, at: rect, opacity: 1, blend: .destinationIn))
             let contentSurface = makeSurface(rect, items: content, reason: .mask, name: "masked \(name)", context: &context)
-            items.append(surfaceQuad(contentSurface, at: rect, opacity: outerOpacity, blend: .sourceOver, layer: node.id))
+            items.append(surfaceQuad(contentSurface, at: rect, opacity: outerOpacity, blend: blend, layer: node.id))
+            return
+        }
+        if blend != .sourceOver {
+            // A compositing filter blends the layer's composite: one draw is its own composite; more are
+            // flattened first (group opacity, if any, applied by the composite).
+            if content.count == 1 {
+                var item = content[0]
+                item.instance.color *= Float(outerOpacity)
+                item.blend = blend
+                items.append(item)
+                return
+            }
+            guard let rect = union(footprintsOf(content)).flatMap(surfaceRect) else { return }
+            let surface = makeSurface(rect, items: content, reason: .compositingFilter, name: "compositing filter of layer \(node.id)",
+                                      context: &context)
+            items.append(surfaceQuad(surface, at: rect, opacity: outerOpacity, blend: blend, layer: node.id))
             return
         }
 

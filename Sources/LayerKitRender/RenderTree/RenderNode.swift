@@ -45,6 +45,8 @@ package final class RenderNode: @unchecked Sendable {
     // Filters (`RenderGraphBuilder+Effects.swift`, `RenderGraphBuilder+Backdrop.swift`)
     package var filters: [FilterValue] = []
     package var backgroundFilters: [FilterValue] = []
+    /// `compositingFilter`: the blend the layer's composite is drawn with, when the GPU's blending draws it.
+    package var compositingOperation: CompositingOperation?
 
     // Rasterization
     /// Whether the subtree is drawn from a cached bitmap (`RenderGraphBuilder+Rasterization.swift`).
@@ -205,6 +207,7 @@ package final class RenderNode: @unchecked Sendable {
         if shadowPath !== other.shadowPath { shadowPath = other.shadowPath }
         if !(filters.isEmpty && other.filters.isEmpty) { filters = other.filters }
         if !(backgroundFilters.isEmpty && other.backgroundFilters.isEmpty) { backgroundFilters = other.backgroundFilters }
+        compositingOperation = other.compositingOperation
         // Reference-counted values are stored only when they differ: the reused presentation copy
         // almost always holds the same ones already, and each store costs a retain, a release and an
         // exclusivity check per animated node per frame.
@@ -265,6 +268,7 @@ package final class RenderNode: @unchecked Sendable {
         case (.shadowPath, .path(let v)): shadowPath = v
         case (.filters, .filters(let v)): filters = v
         case (.backgroundFilters, .filters(let v)): backgroundFilters = v
+        case (.compositingFilter, .string(let v)): compositingOperation = CompositingOperation(filterName: v)
         default: break
         }
     }

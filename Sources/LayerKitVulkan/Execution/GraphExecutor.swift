@@ -338,15 +338,17 @@ final class GraphExecutor {
         }
     }
 
-    /// Refuses a graph whose draws this executor cannot draw: blending other than source-over into the
+    /// Refuses a graph whose draws this executor cannot draw: a mask or fragment-count blend into the
     /// frame, depth ordering in a surface, or broken graph invariants (stencil clips that do not nest
     /// among them). O(items).
     private func validateItems(_ graph: RenderGraph) throws {
         for pass in graph.passes {
             switch pass.target {
             case .frame:
-                if pass.items.contains(where: { $0.blend != .sourceOver }) {
-                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" blends other than source-over into the frame; only surfaces support that")
+                // The frame's pipelines blend source-over or by a compositing filter; destination-in and
+                // additive are for surfaces (masks, fragment counts).
+                if pass.items.contains(where: { $0.blend == .destinationIn || $0.blend == .additive }) {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws a mask or a fragment count into the frame; only surfaces support that")
                 }
             case .offscreen:
                 if pass.depthOrdered {
@@ -581,14 +583,14 @@ final class GraphExecutor {
     }
 
     /// The pipeline of a batch, specialized to its material: for the frame, the one for the batch's stencil
-    /// clip command or else its depth phase (validated: source-over only); for a surface, the one for its
+    /// clip command or else its depth phase and blend (validated: source-over or a compositing filter); for a surface, the one for its
     /// blend mode, and with `hasStencil` the stencil-tested one or the command's.
     private func pipelineFor(_ pass: RenderPass, batch: DrawBatch, hasStencil: Bool) throws -> VkPipeline {
         let key = batch.key
         switch pass.target {
         case .frame:
             if let command = key.stencilCommand { return try pipeline.stencilClipPipeline(for: command) }
-            return try pipeline.depthPipeline(for: key.depth, material: batch.material)
+            return try pipeline.depthPipeline(for: key.depth, material: batch.material, blend: key.blend)
         case .offscreen:
             let surfacePipelines = try makeSurfaceResources().0
             if hasStencil, let command = key.stencilCommand { return try surfacePipelines.stencilClipPipeline(for: command) }

@@ -34,6 +34,7 @@ final class LayerPipeline {
     private struct DepthVariant: Hashable {
         var phase: DepthPhase
         var material: Material
+        var blend: BlendMode
     }
     private let depthPipelines: PipelineVariants<DepthVariant>
     private let stencilClipPipelines: PipelineVariants<StencilClipCommand>
@@ -70,10 +71,12 @@ final class LayerPipeline {
         vkDestroyRenderPass(device.handle, renderPass, nil)
     }
 
-    /// The frame pipeline for draws of `material` in `phase`, against `renderPass`, made on first use.
-    func depthPipeline(for phase: DepthPhase, material: Material) throws -> VkPipeline {
-        try depthPipelines.pipeline(for: DepthVariant(phase: phase, material: material), label: "layer quad · depth \(phase) · \(material)") {
-            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, blend: .sourceOver,
+    /// The frame pipeline for draws of `material` in `phase` blended by `blend` (source-over, or a
+    /// layer's compositing filter), against `renderPass`, made on first use.
+    func depthPipeline(for phase: DepthPhase, material: Material, blend: BlendMode = .sourceOver) throws -> VkPipeline {
+        try depthPipelines.pipeline(for: DepthVariant(phase: phase, material: material, blend: blend),
+                                    label: "layer quad · depth \(phase) · \(material)\(blend == .sourceOver ? "" : " · \(blend)")") {
+            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, blend: blend,
                                   material: material, depth: phase)
         }
     }
@@ -277,17 +280,13 @@ final class LayerPipeline {
         var blendAttachment = VkPipelineColorBlendAttachmentState()
         // Opaque-phase draws replace what is under them (alpha 1, coverage 1): no blending needed.
         blendAttachment.blendEnable = VkBool32(depth == .opaque ? VK_FALSE : VK_TRUE)
-        let (source, destination) = switch blendMode {
-        case .sourceOver: (VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA)
-        case .destinationIn: (VK_BLEND_FACTOR_ZERO, VK_BLEND_FACTOR_SRC_ALPHA)
-        case .additive: (VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ONE)
-        }
-        blendAttachment.srcColorBlendFactor = source
-        blendAttachment.dstColorBlendFactor = destination
-        blendAttachment.colorBlendOp = VK_BLEND_OP_ADD
-        blendAttachment.srcAlphaBlendFactor = source
-        blendAttachment.dstAlphaBlendFactor = destination
-        blendAttachment.alphaBlendOp = VK_BLEND_OP_ADD
+        let equation = blendMode.equation
+        blendAttachment.srcColorBlendFactor = Self.vulkan(equation.color.source)
+        blendAttachment.dstColorBlendFactor = Self.vulkan(equation.color.destination)
+        blendAttachment.colorBlendOp = Self.vulkan(equation.colorOperation)
+        blendAttachment.srcAlphaBlendFactor = Self.vulkan(equation.alpha.source)
+        blendAttachment.dstAlphaBlendFactor = Self.vulkan(equation.alpha.destination)
+        blendAttachment.alphaBlendOp = Self.vulkan(equation.alphaOperation)
         // A clip shape writes only the stencil.
         blendAttachment.colorWriteMask = stencilClip != nil ? 0 : VK_COLOR_COMPONENT_R_BIT.rawValue | VK_COLOR_COMPONENT_G_BIT.rawValue
             | VK_COLOR_COMPONENT_B_BIT.rawValue | VK_COLOR_COMPONENT_A_BIT.rawValue
@@ -349,5 +348,28 @@ final class LayerPipeline {
         try check(vkCreateGraphicsPipelines(device.handle, cache.handle, 1, &info, nil, &pipeline), "vkCreateGraphicsPipelines(layer quad)")
         cache.save()
         return pipeline!
+    }
+
+    static func vulkan(_ factor: BlendEquation.Factor) -> VkBlendFactor {
+        switch factor {
+        case .zero: VK_BLEND_FACTOR_ZERO
+        case .one: VK_BLEND_FACTOR_ONE
+        case .sourceColor: VK_BLEND_FACTOR_SRC_COLOR
+        case .oneMinusSourceColor: VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR
+        case .sourceAlpha: VK_BLEND_FACTOR_SRC_ALPHA
+        case .oneMinusSourceAlpha: VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA
+        case .destinationColor: VK_BLEND_FACTOR_DST_COLOR
+        case .oneMinusDestinationColor: VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR
+        case .destinationAlpha: VK_BLEND_FACTOR_DST_ALPHA
+        case .oneMinusDestinationAlpha: VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA
+        }
+    }
+
+    static func vulkan(_ operation: BlendEquation.Operation) -> VkBlendOp {
+        switch operation {
+        case .add: VK_BLEND_OP_ADD
+        case .minimum: VK_BLEND_OP_MIN
+        case .maximum: VK_BLEND_OP_MAX
+        }
     }
 }
