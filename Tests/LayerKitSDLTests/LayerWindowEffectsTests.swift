@@ -40,16 +40,7 @@ final class LayerWindowEffectsTests: LayerWindowTestCase {
         let image = try window.snapshot()
         let statistics = window.lastFrameStatistics
 
-        let renderer = try CARenderer(width: 160, height: 120)
-        let root = CALayer()
-        root.frame = CGRect(x: 0, y: 0, width: 160, height: 120)
-        buildScene(in: root)
-        renderer.layer = root
-        renderer.beginFrame(atTime: 0)
-        renderer.render()
-        renderer.endFrame()
-        let headless = try renderer.snapshot()
-        XCTAssertEqual(renderer.validationMessages, [])
+        let (renderer, headless) = try renderHeadless(buildScene)
 
         // Offscreen passes: the two filtered layers' contents packed into one; the blur's x and y; the
         // holder's shadow content (its blur is 0). The card's rounded shadow is analytic.

@@ -58,16 +58,7 @@ final class LayerWindowParityTests: LayerWindowTestCase {
         XCTAssertEqual(statistics.passes, 1)
 
         // The same tree headless gives the same counts.
-        let renderer = try CARenderer(width: 160, height: 120)
-        let root = CALayer()
-        root.frame = CGRect(x: 0, y: 0, width: 160, height: 120)
-        buildScene(in: root)
-        renderer.layer = root
-        renderer.beginFrame(atTime: 0)
-        renderer.render()
-        renderer.endFrame()
-        let headless = renderer.lastFrameStatistics
-        XCTAssertEqual(renderer.validationMessages, [])
+        let headless = try renderHeadless(buildScene).0.lastFrameStatistics
         for (name, path) in [("batches", \FrameStatistics.batches), ("draw calls", \.drawCalls), ("instances", \.instances),
                              ("layers visible", \.layersVisible), ("layers culled", \.layersCulled), ("quads culled", \.quadsCulled),
                              ("quads drawn as clear", \.quadsDrawnAsClear)] {

@@ -25,6 +25,21 @@ class LayerWindowTestCase: XCTestCase {
         try super.tearDownWithError()
     }
 
+    /// The same tree rendered headless (one frame at time 0, validation on and checked): the renderer,
+    /// for its statistics, and the frame. `build` fills a root covering the `width`×`height` target.
+    func renderHeadless(width: Int = 160, height: Int = 120, _ build: (CALayer) -> Void) throws -> (CARenderer, CGImage) {
+        let renderer = try CARenderer(width: width, height: height)
+        let root = CALayer()
+        root.frame = CGRect(x: 0, y: 0, width: CGFloat(width), height: CGFloat(height))
+        build(root)
+        renderer.layer = root
+        renderer.beginFrame(atTime: 0)
+        renderer.render()
+        renderer.endFrame()
+        XCTAssertEqual(renderer.validationMessages, [])
+        return (renderer, try renderer.snapshot())
+    }
+
     /// A window with validation on; skips the test when there is no display.
     func makeWindow(
         width: Int = 160, height: Int = 120, presentMode: PresentMode? = nil, framesPerSecond: Double = 120
