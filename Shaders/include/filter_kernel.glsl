@@ -17,6 +17,99 @@ const uint KERNEL_GAUSSIAN = 1u;
 const uint KERNEL_BOX = 2u;
 const uint KERNEL_MAXIMUM = 3u;
 const uint KERNEL_MINIMUM = 4u;
+const uint KERNEL_PIXELLATE = 5u;
+const uint KERNEL_DISC = 6u;
+const uint KERNEL_ZOOM = 7u;
+const uint KERNEL_VIBRANCE = 8u;
+const uint KERNEL_CRYSTALLIZE = 9u;
+
+// Positions of the kernels below are in the surface's normalized space (0...1 across its own pixels).
+vec2 surfaceUV(vec2 normalized, vec4 uvRect) {
+    return uvRect.xy + normalized * (uvRect.zw - uvRect.xy);
+}
+
+// The centre of the texel holding uv: a cell's colour is one source pixel's, never a blend of several.
+vec2 texelCentre(vec2 uv, vec2 texel) {
+    return (floor(uv / texel) + 0.5) * texel;
+}
+
+// A hash of a cell's integer coordinates to a point in the unit square (crystallize's feature points).
+vec2 cellPoint(vec2 cell) {
+    vec2 p = vec2(dot(cell, vec2(127.1, 311.7)), dot(cell, vec2(269.5, 183.3)));
+    return fract(sin(p) * 43758.5453);
+}
+
+// The kernels that are not a weighted line of taps: CIPixellate (the colour of the source pixel at the
+// centre of the pixel's cell; parameters: cell size and grid origin, normalized), CIDiscBlur (the mean over a disc of radius
+// parameters.z texels), CIZoomBlur (the mean along the segment from the pixel a fraction parameters.z of
+// the way toward the centre parameters.xy), CIVibrance (saturation raised most where it is low, by
+// parameters.x; the published stand-in, Core Image's kernel is not), CICrystallize (the colour at the
+// nearest of one hashed feature point per cell; cell size parameters.xy, grid origin parameters.zw).
+vec4 spatialKernel(sampler2D source, vec2 uv, vec4 uvRect, vec2 low, vec2 high, vec2 texel, uint kind, vec4 parameters) {
+    vec2 size = uvRect.zw - uvRect.xy;
+    vec2 normalized = (uv - uvRect.xy) / size;
+    if (kind == KERNEL_PIXELLATE) {
+        vec2 cell = max(parameters.xy, vec2(1e-6));
+        vec2 centre = parameters.zw + (floor((normalized - parameters.zw) / cell) + 0.5) * cell;
+        return textureLod(source, clamp(texelCentre(surfaceUV(centre, uvRect), texel), low, high), 0.0);
+    }
+    if (kind == KERNEL_DISC) {
+        int radius = int(parameters.z);
+        vec4 sum = vec4(0.0);
+        float count = 0.0;
+        for (int j = -radius; j <= radius; ++j) {
+            for (int i = -radius; i <= radius; ++i) {
+                if (i * i + j * j > radius * radius) {
+                    continue;
+                }
+                sum += textureLod(source, clamp(uv + vec2(i, j) * texel, low, high), 0.0);
+                count += 1.0;
+            }
+        }
+        return sum / max(count, 1.0);
+    }
+    if (kind == KERNEL_ZOOM) {
+        vec2 towardCentre = (parameters.xy - normalized) * parameters.z;
+        int taps = int(clamp(ceil(length(towardCentre * size / texel)), 1.0, 64.0));
+        vec4 sum = vec4(0.0);
+        for (int k = 0; k <= taps; ++k) {
+            vec2 p = normalized + towardCentre * (float(k) / float(taps));
+            sum += textureLod(source, clamp(surfaceUV(p, uvRect), low, high), 0.0);
+        }
+        return sum / float(taps + 1);
+    }
+    if (kind == KERNEL_VIBRANCE) {
+        vec4 c = textureLod(source, clamp(uv, low, high), 0.0);
+        if (c.a <= 0.0) {
+            return c;
+        }
+        vec3 rgb = c.rgb / c.a;
+        float average = (rgb.r + rgb.g + rgb.b) / 3.0;
+        float largest = max(rgb.r, max(rgb.g, rgb.b));
+        float amount = (largest - average) * (-3.0 * parameters.x);
+        rgb = clamp(mix(rgb, vec3(largest), amount), vec3(0.0), vec3(1.0));
+        return vec4(rgb * c.a, c.a);
+    }
+    // KERNEL_CRYSTALLIZE
+    vec2 cellSize = max(parameters.xy, vec2(1e-6));
+    vec2 grid = (normalized - parameters.zw) / cellSize;
+    vec2 base = floor(grid);
+    vec2 nearest = vec2(0.0);
+    float best = 1e20;
+    for (int j = -1; j <= 1; ++j) {
+        for (int i = -1; i <= 1; ++i) {
+            vec2 cell = base + vec2(i, j);
+            vec2 feature = cell + cellPoint(cell);
+            vec2 d = (feature - grid) * cellSize * size / texel;
+            float distance = dot(d, d);
+            if (distance < best) {
+                best = distance;
+                nearest = feature;
+            }
+        }
+    }
+    return textureLod(source, clamp(texelCentre(surfaceUV(parameters.zw + nearest * cellSize, uvRect), texel), low, high), 0.0);
+}
 
 vec4 filterKernel(sampler2D source, vec2 uv, vec4 uvRect, uint kind, vec4 parameters) {
     vec2 texel = 1.0 / vec2(textureSize(source, 0));
@@ -25,6 +118,9 @@ vec4 filterKernel(sampler2D source, vec2 uv, vec4 uvRect, uint kind, vec4 parame
     vec2 high = max(uvRect.zw - 0.5 * texel, low);
     int radius = int(parameters.z);
     float sigma = max(parameters.w, 1e-6);
+    if (kind >= KERNEL_PIXELLATE) {
+        return spatialKernel(source, uv, uvRect, low, high, texel, kind, parameters);
+    }
     vec4 center = textureLod(source, clamp(uv, low, high), 0.0);
     if (kind == KERNEL_COPY || radius <= 0) {
         return center;

@@ -32,7 +32,9 @@ final class EffectsTests: XCTestCase {
             return XCTFail("exposure is a colour matrix")
         }
         XCTAssertEqual(exposure.red, SIMD4(0.5, 0, 0, 0))
-        XCTAssertNil(LayerFilter(FilterValue(CIFilter(name: "CIBloom")!)), "known to Core Image, not drawn")
+        XCTAssertNil(LayerFilter(FilterValue(CIFilter(name: "CITemperatureAndTint")!)), "known to Core Image, not drawn")
+        XCTAssertEqual(LayerFilter(FilterValue(CIFilter(name: "CIPixellate", parameters: ["inputCenter": CIVector(x: 4, y: 6)])!)),
+                       .pixellate(center: CGPoint(x: 4, y: 6), scale: 8))
     }
 
     func testCoreImagesBoxIsOddAndNarrowerThanTwiceTheRadius() {

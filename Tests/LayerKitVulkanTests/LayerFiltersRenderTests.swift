@@ -28,8 +28,10 @@ final class LayerFiltersRenderTests: CARendererTestCase {
         return root
     }
 
+    /// `passes`: colour matrices ride on the composite of the layer's one surface; other colour filters
+    /// take a kernel pass of their own.
     func assertFilteredColor(_ rgb: (Double, Double, Double), _ filters: [CIFilter], expected: (Double, Double, Double),
-                             tolerance: Int = 1, file: StaticString = #filePath, line: UInt = #line) throws {
+                             passes: Int = 1, tolerance: Int = 1, file: StaticString = #filePath, line: UInt = #line) throws {
         let renderer = try makeRenderer()
         renderer.layer = colorScene(rgb, filters: filters)
         let image = try renderFrame(renderer)
@@ -38,7 +40,7 @@ final class LayerFiltersRenderTests: CARendererTestCase {
             guard (10..<30).contains(x), (10..<30).contains(y) else { return .clear }
             return PixelRGBA(straight: clamped(expected.0), clamped(expected.1), clamped(expected.2), 1)
         }
-        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.filter], file: file, line: line)
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, Array(repeating: .filter, count: passes), file: file, line: line)
     }
 
     func testColorInvert() throws {
@@ -189,16 +191,102 @@ final class LayerFiltersRenderTests: CARendererTestCase {
     func testFiltersTheRendererDoesNotDrawAreReportedAndLeftOut() throws {
         let diagnostics = DiagnosticCapture()
         XCTAssertNil(CIFilter(name: "CINoSuchFilter"))
-        let vibrance = filter("CIVibrance", ["inputAmount": 0.5])
-        vibrance.setValue(3, forKey: "inputNoSuchKey")
-        vibrance.setValue("loud", forKey: "inputAmount")
-        XCTAssertEqual(vibrance.value(forKey: "inputAmount") as? CGFloat, 0.5, "a refused value leaves the parameter")
-        let root = colorScene((0.2, 0.4, 0.6), filters: [vibrance])
-        root.sublayers![0].backgroundFilters = [filter("CIBloom")]
+        let temperature = filter("CITemperatureAndTint", ["inputNeutral": CIVector(x: 5000, y: 0)])
+        temperature.setValue(3, forKey: "inputNoSuchKey")
+        temperature.setValue(12, forKey: "inputNeutral")
+        XCTAssertEqual(temperature.value(forKey: "inputNeutral") as? CIVector, CIVector(x: 5000, y: 0), "a refused value leaves the parameter")
+        let root = colorScene((0.2, 0.4, 0.6), filters: [temperature])
+        root.sublayers![0].backgroundFilters = [filter("CITemperatureAndTint")]
         root.sublayers![0].compositingFilter = "overlayBlendMode"
         let image = try render(root)
         XCTAssertEqual(PixelRGBA(image, 20, 20), PixelRGBA(straight: 0.2, 0.4, 0.6, 1), "drawn as if unfiltered")
         XCTAssertEqual(diagnostics.names.filter { $0.hasSuffix("Filter") || $0.hasPrefix("filter") || $0.contains("FilterParameter") }, ["unknownFilter", "invalidFilterParameter", "invalidFilterParameter", "filterNotDrawn",
                                            "filterNotDrawn", "filterNotDrawn"])
+    }
+
+    // MARK: Stylize and the rest
+
+    /// A 32×32 layer at (16, 16) showing `image` (32×32 pixels) with `filters`.
+    func imageScene(_ image: CGImage, filters: [CIFilter]) -> CALayer {
+        let root = makeRoot()
+        let layer = makeLayer(CGRect(x: 16, y: 16, width: 32, height: 32), nil, in: root)
+        layer.contents = image
+        layer.filters = filters
+        return root
+    }
+
+    /// 32×32: pixel (x, y) has red x·8 and green y·8 (opaque), so every pixel is distinct.
+    func gradientImage() -> CGImage {
+        makeImage(width: 32, height: 32) { x, y in PixelRGBA(UInt8(x * 8), UInt8(y * 8), 0, 255) }
+    }
+
+    func testPixellateShowsEachCellsCentrePixel() throws {
+        // Cells of 8 on a grid through the layer's origin: pixel (x, y) of the layer shows the image's
+        // pixel at its cell's centre, (8⌊x/8⌋ + 4, 8⌊y/8⌋ + 4) — a texel centre, so exact.
+        let image = try render(imageScene(gradientImage(), filters: [filter("CIPixellate", ["inputCenter": CIVector(x: 0, y: 0), "inputScale": 8])]))
+        assertPixels(image, "pixellate", tolerance: 1) { x, y in
+            guard (16..<48).contains(x), (16..<48).contains(y) else { return .clear }
+            let (cx, cy) = (8 * ((x - 16) / 8) + 4, 8 * ((y - 16) / 8) + 4)
+            return PixelRGBA(UInt8(cx * 8), UInt8(cy * 8), 0, 255)
+        }
+    }
+
+    func testCrystallizeOnlyShowsColoursOfTheImage() throws {
+        // Every output pixel inside is some image pixel's colour (a cell's feature point's), and cells are
+        // larger than a pixel, so neighbours mostly agree.
+        let image = try render(imageScene(gradientImage(), filters: [filter("CICrystallize", ["inputCenter": CIVector(x: 0, y: 0), "inputRadius": 6])]))
+        var same = 0
+        for y in 20..<44 {
+            for x in 20..<44 {
+                let p = PixelRGBA(image, x, y)
+                XCTAssertEqual(p.r % 8, 0, "(\(x), \(y)) \(p)")
+                XCTAssertEqual(p.g % 8, 0, "(\(x), \(y)) \(p)")
+                if p == PixelRGBA(image, x + 1, y) { same += 1 }
+            }
+        }
+        XCTAssertGreaterThan(same, 24 * 24 / 2)
+    }
+
+    func testDiscBlurKeepsFlatRegionsAndAveragesADisc() throws {
+        // A white layer: far from its edges the mean over the disc is white; at the edge's midpoint, the
+        // disc of radius 4 px (49 taps with i² + j² ≤ 16: columns of 1, 5, 7, 7, 9, 7, 7, 5, 1) is cut by the
+        // edge: the columns i ≥ 0, 9 + 7 + 7 + 5 + 1 = 29 of 49 taps, lie inside.
+        let root = makeRoot()
+        let layer = makeLayer(CGRect(x: 16, y: 16, width: 32, height: 32), CGColor(red: 1, green: 1, blue: 1, alpha: 1), in: root)
+        layer.filters = [filter("CIDiscBlur", ["inputRadius": 4])]
+        let image = try render(root)
+        XCTAssertEqual(PixelRGBA(image, 32, 32), .white)
+        let edge = 29.0 / 49.0
+        XCTAssertLessThanOrEqual(PixelRGBA(image, 16, 32).difference(to: PixelRGBA(premultiplied: edge, edge, edge, edge)), 1,
+                                 "\(PixelRGBA(image, 16, 32))")
+        XCTAssertGreaterThan(PixelRGBA(image, 13, 32).a, 0, "the disc spreads outside the layer")
+    }
+
+    func testVibranceFollowsItsFormula() throws {
+        // (0.8, 0.4, 0.2), amount 0.5: mean 0.4667, max 0.8, mix toward 0.8 by (0.8 − 0.4667)·(−1.5) = −0.5.
+        let (r, g, b) = (0.8, 0.4, 0.2)
+        let amount = (0.8 - (r + g + b) / 3) * -1.5
+        func channel(_ v: Double) -> Double { v + (0.8 - v) * amount }
+        try assertFilteredColor((r, g, b), [filter("CIVibrance", ["inputAmount": 0.5])], expected: (channel(r), channel(g), channel(b)),
+                                passes: 2)
+    }
+
+    func testBloomAddsTheBlurredImage() throws {
+        // In the middle of a flat 0.4 grey layer much larger than the blur, the blur is the same grey:
+        // 0.4 + 0.5 · 0.4 = 0.6.
+        let root = makeRoot()
+        let layer = makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), CGColor(red: 0.4, green: 0.4, blue: 0.4, alpha: 1), in: root)
+        layer.filters = [filter("CIBloom", ["inputRadius": 2, "inputIntensity": 0.5])]
+        let image = try render(root)
+        XCTAssertLessThanOrEqual(PixelRGBA(image, 32, 32).difference(to: PixelRGBA(premultiplied: 0.6, 0.6, 0.6, 1)), 1, "\(PixelRGBA(image, 32, 32))")
+    }
+
+    func testZoomBlurLeavesItsCentreAndSmearsTowardIt() throws {
+        let image = try render(imageScene(gradientImage(), filters: [filter("CIZoomBlur", ["inputCenter": CIVector(x: 16, y: 16), "inputAmount": 20])]))
+        // At the centre the segment has no length: the pixel itself.
+        XCTAssertLessThanOrEqual(PixelRGBA(image, 32, 32).difference(to: PixelRGBA(128, 128, 0, 255)), 1, "\(PixelRGBA(image, 32, 32))")
+        // Far right of the centre, along the row through it: the mean of the segment toward the centre,
+        // darker in red than the pixel itself (red grows with x).
+        XCTAssertLessThan(PixelRGBA(image, 46, 32).r, 30 * 8)
     }
 }

@@ -53,6 +53,7 @@ public final class CIFilter: Hashable, CustomStringConvertible {
     public static let drawnFilters: Set<String> = [
         "CIGaussianBlur", "CIBoxBlur", "CIMotionBlur", "CIMorphologyMaximum", "CIMorphologyMinimum",
         "CIColorControls", "CIColorMatrix", "CIColorInvert", "CIColorMonochrome", "CISepiaTone", "CIHueAdjust", "CIExposureAdjust",
+        "CIDiscBlur", "CIZoomBlur", "CIPixellate", "CICrystallize", "CIVibrance", "CIBloom",
     ]
 
     /// The compositing filters the renderer draws in a layer's `compositingFilter` (those whose formula is

@@ -190,13 +190,10 @@ package struct LayerInstance: Equatable, Sendable {
     /// With `Flags.filterKernel`: the kernel (`FilterKernel`), its kind in `params.x` and its parameters
     /// in `uvClamp` (a kernel draw is never atlased).
     package var filterKernel: FilterKernel {
-        get {
-            FilterKernel(kind: FilterKernel.Kind(rawValue: params.x.bitPattern) ?? .copy, step: SIMD2(uvClamp.x, uvClamp.y),
-                         radius: Int(uvClamp.z), sigma: uvClamp.w)
-        }
+        get { FilterKernel(kind: FilterKernel.Kind(rawValue: params.x.bitPattern) ?? .copy, parameters: uvClamp) }
         set {
             params.x = Float(bitPattern: newValue.kind.rawValue)
-            uvClamp = SIMD4(newValue.step.x, newValue.step.y, Float(newValue.radius), newValue.sigma)
+            uvClamp = newValue.parameters
         }
     }
 

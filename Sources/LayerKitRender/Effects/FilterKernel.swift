@@ -16,21 +16,33 @@ package struct FilterKernel: Equatable, Sendable {
         case maximum = 3
         /// Per-channel minimum (erosion).
         case minimum = 4
+        /// CIPixellate: the colour at the centre of the pixel's cell (cell size and grid origin in the
+        /// surface's normalized space).
+        case pixellate = 5
+        /// CIDiscBlur: the mean over a disc of `radius` texels.
+        case disc = 6
+        /// CIZoomBlur: the mean along the segment from the pixel a fraction of the way to a centre.
+        case zoom = 7
+        /// CIVibrance: saturation raised where it is low.
+        case vibrance = 8
+        /// CICrystallize: the colour at the nearest of one hashed feature point per cell.
+        case crystallize = 9
     }
 
     package var kind: Kind
-    /// Source texels from one tap to the next.
-    package var step: SIMD2<Float>
-    /// Taps on each side of the centre.
-    package var radius: Int
-    /// The Gaussian's standard deviation, in taps (unused by other kinds).
-    package var sigma: Float
+    /// The four parameters the shader reads: for a line of taps (Gaussian, box, maximum, minimum) the
+    /// step between taps in source texels (x, y), the tap radius (z) and the Gaussian's σ in taps (w); for
+    /// the others, as `Shaders/include/filter_kernel.glsl` says per kind.
+    package var parameters: SIMD4<Float>
 
+    /// A line of 2 · `radius` + 1 taps, `step` source texels apart (σ in taps for a Gaussian).
     package init(kind: Kind, step: SIMD2<Float> = .zero, radius: Int = 0, sigma: Float = 0) {
+        self.init(kind: kind, parameters: SIMD4(step.x, step.y, Float(radius), sigma))
+    }
+
+    package init(kind: Kind, parameters: SIMD4<Float>) {
         self.kind = kind
-        self.step = step
-        self.radius = radius
-        self.sigma = sigma
+        self.parameters = parameters
     }
 
     /// A plain read of the source.

@@ -11,11 +11,25 @@ import LayerKit
 /// image by 3 of them); CIBoxBlur's box is n = max(2⌊r/2 − 0.25⌋ + 1, 1) pixels wide (Core Image's tap
 /// count: 9 for the default 10); CIMorphology's radius is the half-width of a square window (Core
 /// Image's window is a disc); CIMotionBlur's is the standard deviation of a 1D Gaussian along `inputAngle`.
+/// Points (`inputCenter`) are in the layer's bounds space. CIVibrance and CIBloom follow the published
+/// stand-ins (Core Image's kernels are not published): vibrance mixes each colour toward its largest
+/// channel by (max − mean) · −3 · amount; bloom adds the image blurred by σ = radius, times intensity.
+/// CIZoomBlur, CIPixellate and CIVibrance do not grow the drawn area.
 package enum LayerFilter: Equatable, Sendable {
     case gaussianBlur(sigma: Double)
     case boxBlur(radius: Double)
     case motionBlur(sigma: Double, angle: Double)
     case morphology(maximum: Bool, radius: Double)
+    case discBlur(radius: Double)
+    /// `center` in the layer's bounds space; samples run a fraction 1 − 0.98^amount of the way to it.
+    case zoomBlur(center: CGPoint, amount: Double)
+    /// Square cells of `scale` a side on a grid through `center` (layer space).
+    case pixellate(center: CGPoint, scale: Double)
+    /// Cells of `radius` a side on a grid through `center` (layer space), one feature point each.
+    case crystallize(center: CGPoint, radius: Double)
+    case vibrance(amount: Double)
+    /// A Gaussian blur of σ = `radius`, added to the image at `intensity`.
+    case bloom(radius: Double, intensity: Double)
     case color(ColorMatrix)
 
     package init?(_ filter: FilterValue) {
@@ -29,6 +43,10 @@ package enum LayerFilter: Equatable, Sendable {
             for (index, value) in values.prefix(4).enumerated() { result[index] = Float(value) }
             return result
         }
+        func point(_ key: String, _ fallback: CGPoint) -> CGPoint {
+            guard case .numbers(let values)? = filter.parameters[key], values.count >= 2, values.allSatisfy(\.isFinite) else { return fallback }
+            return CGPoint(x: values[0], y: values[1])
+        }
         func color(_ key: String, _ fallback: SIMD4<Double>) -> SIMD4<Double> {
             if case .color(let value)? = filter.parameters[key] { return value }
             return fallback
@@ -39,6 +57,14 @@ package enum LayerFilter: Equatable, Sendable {
         case "CIMotionBlur": self = .motionBlur(sigma: max(number("inputRadius", 20), 0), angle: number("inputAngle", 0))
         case "CIMorphologyMaximum": self = .morphology(maximum: true, radius: max(number("inputRadius", 0), 0))
         case "CIMorphologyMinimum": self = .morphology(maximum: false, radius: max(number("inputRadius", 0), 0))
+        case "CIDiscBlur": self = .discBlur(radius: max(number("inputRadius", 8), 0))
+        case "CIZoomBlur":
+            self = .zoomBlur(center: point("inputCenter", CGPoint(x: 150, y: 150)), amount: number("inputAmount", 20))
+        case "CIPixellate": self = .pixellate(center: point("inputCenter", CGPoint(x: 150, y: 150)), scale: max(number("inputScale", 8), 1))
+        case "CICrystallize":
+            self = .crystallize(center: point("inputCenter", CGPoint(x: 150, y: 150)), radius: max(number("inputRadius", 20), 1))
+        case "CIVibrance": self = .vibrance(amount: min(max(number("inputAmount", 0), -1), 1))
+        case "CIBloom": self = .bloom(radius: max(number("inputRadius", 10), 0), intensity: max(number("inputIntensity", 0.5), 0))
         case "CIColorControls":
             self = .color(.colorControls(saturation: Float(number("inputSaturation", 1)), brightness: Float(number("inputBrightness", 0)),
                                          contrast: Float(number("inputContrast", 1))))
@@ -69,7 +95,10 @@ package enum LayerFilter: Equatable, Sendable {
         case .gaussianBlur(let sigma), .motionBlur(let sigma, _): 3 * sigma
         case .boxBlur(let radius): Double(Self.boxHalfWidth(radius))
         case .morphology(let maximum, let radius): maximum ? radius : 0
-        case .color: 0
+        case .discBlur(let radius): radius
+        case .bloom(let radius, _): 3 * radius
+        case .crystallize(_, let radius): radius
+        case .zoomBlur, .pixellate, .vibrance, .color: 0
         }
     }
 }

@@ -64,8 +64,8 @@ extension RenderGraphBuilder {
             return drawn.intersects(rect)
         }
         let shape = Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse, toPixels: layerToPixels)
-        context.pendingBackdrops[node.id] = PendingBackdrop(rect: rect, items: backdrop, filters: filters, pixelsPerUnit: pixelsPerUnit,
-                                                            shape: clipInstanceFields(shape, localToPixels: .identity))
+        context.pendingBackdrops[node.id] = PendingBackdrop(rect: rect, items: backdrop, filters: filters, toPixels: toPixels,
+                                                            pixelsPerUnit: pixelsPerUnit, shape: clipInstanceFields(shape, localToPixels: .identity))
     }
 
     /// A backdrop found behind a layer, drawn when the layer's own draws place it (a layer that turns out
@@ -74,6 +74,7 @@ extension RenderGraphBuilder {
         var rect: PixelRect
         var items: [DrawItem]
         var filters: [LayerFilter]
+        var toPixels: PlaneHomography
         var pixelsPerUnit: Double
         var shape: (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>)
     }
@@ -86,8 +87,8 @@ extension RenderGraphBuilder {
         var surface = makeEffectSurface(backdrop.rect, items: backdrop.items, reason: .backgroundFilter, name: "backdrop of \(name)",
                                         context: &context)
         for filter in backdrop.filters {
-            apply(filter, to: &surface, pixelsPerUnit: backdrop.pixelsPerUnit, reason: .backgroundFilter, name: "backdrop of \(name)",
-                  context: &context)
+            apply(filter, to: &surface, toPixels: backdrop.toPixels, pixelsPerUnit: backdrop.pixelsPerUnit, reason: .backgroundFilter,
+                  name: "backdrop of \(name)", context: &context)
         }
         // The composite carries the layer's shape as its clip, which shares fields with a colour matrix.
         resolveMatrix(&surface, reason: .backgroundFilter, name: "backdrop colour filters of \(name)", context: &context)

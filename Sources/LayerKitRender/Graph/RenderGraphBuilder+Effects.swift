@@ -77,7 +77,7 @@ extension RenderGraphBuilder {
             guard let rect = effectRect(of: content, growingBy: reach + shadowReach, margin: reach + shadowMargin) else { return }
             var surface = makeEffectSurface(rect, items: content, reason: .filter, name: "filters of \(name)", context: &context)
             for filter in filters {
-                apply(filter, to: &surface, pixelsPerUnit: pixelsPerUnit, name: name, context: &context)
+                apply(filter, to: &surface, toPixels: toPixels, pixelsPerUnit: pixelsPerUnit, name: name, context: &context)
             }
             filtered = surface
         }
@@ -147,8 +147,19 @@ extension RenderGraphBuilder {
     }
 
     /// Runs one filter over `surface` (kernel passes, or a matrix kept pending).
-    func apply(_ filter: LayerFilter, to surface: inout EffectSurface, pixelsPerUnit: Double, reason: OffscreenReason = .filter,
-               name: String, context: inout VisitContext) {
+    func apply(_ filter: LayerFilter, to surface: inout EffectSurface, toPixels: PlaneHomography, pixelsPerUnit: Double,
+               reason: OffscreenReason = .filter, name: String, context: inout VisitContext) {
+        /// A layer-space point in the surface's normalized space (0…1 across its pixels).
+        func normalized(_ point: CGPoint) -> SIMD2<Float> {
+            let h = toPixels.apply(point)
+            guard h.z > 1e-12 else { return .zero }
+            return SIMD2(Float((h.x / h.z - Double(surface.rect.minX)) / Double(surface.rect.width)),
+                         Float((h.y / h.z - Double(surface.rect.minY)) / Double(surface.rect.height)))
+        }
+        /// A layer-space length in the surface's normalized space, along x and y.
+        func normalized(length: Double) -> SIMD2<Float> {
+            SIMD2(Float(length * pixelsPerUnit / Double(surface.rect.width)), Float(length * pixelsPerUnit / Double(surface.rect.height)))
+        }
         switch filter {
         case .color(let matrix):
             surface.pendingMatrix = surface.pendingMatrix.map { $0.then(matrix) } ?? matrix
@@ -160,6 +171,51 @@ extension RenderGraphBuilder {
         case .morphology(let maximum, let radius):
             separable(&surface, kind: maximum ? .maximum : .minimum, radiusPixels: radius * pixelsPerUnit, reason: reason,
                       name: "morphology of \(name)", context: &context)
+        case .discBlur(let radius):
+            var radiusTexels = radius * pixelsPerUnit
+            guard radiusTexels >= 1 else { return }
+            resolveMatrix(&surface, reason: reason, name: name, context: &context)
+            // A disc is not separable: its taps grow with the square of the radius; wide discs downsample.
+            while radiusTexels > 8, surface.size.width >= 8, surface.size.height >= 8 {
+                surface = kernelPass(surface, .copy, size: ((surface.size.width + 1) / 2, (surface.size.height + 1) / 2), reason: reason,
+                                     name: "downsample for disc blur of \(name)", context: &context)
+                radiusTexels /= 2
+            }
+            surface = kernelPass(surface, FilterKernel(kind: .disc, radius: Int(radiusTexels.rounded())), reason: reason,
+                                 name: "disc blur of \(name)", context: &context)
+        case .zoomBlur(let center, let amount):
+            let fraction = 1 - pow(0.98, min(max(amount, -1_000), 1_000))
+            guard abs(fraction) > 1e-4 else { return }
+            resolveMatrix(&surface, reason: reason, name: name, context: &context)
+            let c = normalized(center)
+            surface = kernelPass(surface, FilterKernel(kind: .zoom, parameters: SIMD4(c.x, c.y, Float(fraction), 0)), reason: reason,
+                                 name: "zoom blur of \(name)", context: &context)
+        case .pixellate(let center, let scale):
+            resolveMatrix(&surface, reason: reason, name: name, context: &context)
+            let (cell, origin) = (normalized(length: scale), normalized(center))
+            surface = kernelPass(surface, FilterKernel(kind: .pixellate, parameters: SIMD4(cell.x, cell.y, origin.x, origin.y)),
+                                 reason: reason, name: "pixellate of \(name)", context: &context)
+        case .crystallize(let center, let radius):
+            resolveMatrix(&surface, reason: reason, name: name, context: &context)
+            let (cell, origin) = (normalized(length: radius), normalized(center))
+            surface = kernelPass(surface, FilterKernel(kind: .crystallize, parameters: SIMD4(cell.x, cell.y, origin.x, origin.y)),
+                                 reason: reason, name: "crystallize of \(name)", context: &context)
+        case .vibrance(let amount):
+            guard amount != 0 else { return }
+            resolveMatrix(&surface, reason: reason, name: name, context: &context)
+            surface = kernelPass(surface, FilterKernel(kind: .vibrance, parameters: SIMD4(Float(amount), 0, 0, 0)), reason: reason,
+                                 name: "vibrance of \(name)", context: &context)
+        case .bloom(let radius, let intensity):
+            resolveMatrix(&surface, reason: reason, name: name, context: &context)
+            var glow = surface
+            gaussianBlur(&glow, sigmaPixels: radius * pixelsPerUnit, reason: reason, name: "bloom of \(name)", context: &context)
+            // The image, then its blur added over it at `intensity`, in one pass.
+            var base = compositeItem(surface, at: Self.cgRect(surface.rect), tint: nil)
+            base.blend = .sourceOver
+            var added = compositeItem(glow, at: Self.cgRect(surface.rect), tint: nil)
+            added.instance.color = SIMD4(repeating: Float(intensity))
+            added.blend = .compositing(.addition)
+            surface = makeEffectSurface(surface.rect, items: [base, added], reason: reason, name: "bloom of \(name)", context: &context)
         case .motionBlur(let sigma, let angle):
             let sigmaPixels = sigma * pixelsPerUnit
             guard sigmaPixels > 0.05 else { return }
@@ -174,7 +230,7 @@ extension RenderGraphBuilder {
 
     /// A Gaussian blur of standard deviation `sigmaPixels` (target pixels): downsamples while it is wider
     /// than `maximumSigmaTexels`, then one pass along x and one along y.
-    private func gaussianBlur(_ surface: inout EffectSurface, sigmaPixels: Double, reason: OffscreenReason, name: String,
+    func gaussianBlur(_ surface: inout EffectSurface, sigmaPixels: Double, reason: OffscreenReason, name: String,
                               context: inout VisitContext) {
         guard sigmaPixels > 0.05 else { return }
         resolveMatrix(&surface, reason: reason, name: name, context: &context)
