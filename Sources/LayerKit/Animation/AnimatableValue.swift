@@ -102,7 +102,7 @@ package enum AnimatableValue: Sendable, Equatable {
                 for (key, start) in from.parameters {
                     parameters[key] = to.parameters[key].map { interpolate(start, $0, f) } ?? start
                 }
-                return FilterValue(filterName: from.filterName, name: from.name, parameters: parameters)
+                return FilterValue(filterName: from.filterName, name: from.name, parameters: parameters, kernel: from.kernel)
             })
         case let (.discrete(x), .discrete(y)) where x.value is CGImage && y.value is CGImage:
             // Images cross-fade, as Core Animation animates `contents`.

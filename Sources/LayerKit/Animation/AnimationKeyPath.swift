@@ -116,7 +116,7 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
             var parameters = filters[index].parameters
             parameters[key] = part
             var updated = filters
-            updated[index] = FilterValue(filterName: filters[index].filterName, name: name, parameters: parameters)
+            updated[index] = FilterValue(filterName: filters[index].filterName, name: name, parameters: parameters, kernel: filters[index].kernel)
             return .filters(updated)
         default: return nil
         }

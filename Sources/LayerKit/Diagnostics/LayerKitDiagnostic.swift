@@ -58,6 +58,9 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
     /// `CIFilter.drawnFilters`, an entry that is not a `CIFilter`, or any background or compositing filter
     /// for now): the layer draws without it.
     case filterNotDrawn(filter: String, property: String)
+    /// A `CIColorKernel`'s source did not compile (`line` of the kernel's source, when glslang named one);
+    /// layers draw without the filter. Reported once per kernel.
+    case kernelCompileFailed(kernel: String, line: Int?, message: String)
 
     /// The case name, used as log metadata and for filtering.
     public var name: String {
@@ -84,6 +87,7 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case .unknownFilter: "unknownFilter"
         case .invalidFilterParameter: "invalidFilterParameter"
         case .filterNotDrawn: "filterNotDrawn"
+        case .kernelCompileFailed: "kernelCompileFailed"
         }
     }
 
@@ -133,6 +137,8 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
             "\(filter).\(key): refused (\(reason)); the parameter keeps its value"
         case let .filterNotDrawn(filter, property):
             "\(property): \(filter) is stored and animated but not drawn by this renderer; the layer draws without it"
+        case let .kernelCompileFailed(kernel, line, message):
+            "CIColorKernel '\(kernel)'\(line.map { " line \($0)" } ?? ""): \(message); layers draw without it"
         }
     }
 }

@@ -18,6 +18,11 @@ public final class CIFilter: Hashable, CustomStringConvertible {
     /// The name used in layer key paths (`"filters.<name>.<key>"`). Defaults to the type name.
     public var name: String
     private var parameters: [String: Any]
+    /// The kernel of a filter made with `init(kernel:parameters:)` (type name `"CIColorKernel"`).
+    public let kernel: CIColorKernel?
+
+    /// The type name of filters that run a `CIColorKernel`.
+    public static let colorKernelFilterName = "CIColorKernel"
 
     /// Core Image's filter types LayerKit knows, with each parameter's default. (Immutable; its values are
     /// numbers and colors, themselves immutable: safe to read from any thread.)
@@ -84,6 +89,25 @@ public final class CIFilter: Hashable, CustomStringConvertible {
         filterName = name
         self.name = name
         parameters = defaults
+        kernel = nil
+    }
+
+    /// A filter that runs `kernel` over the layer's pixels with numeric `parameters` (the kernel's
+    /// `inputs`, in sorted key order). Its `name` is the kernel's, for key paths
+    /// (`"filters.<kernel name>.<key>"`); parameters other than numbers are refused with a diagnostic.
+    public init(kernel: CIColorKernel, parameters params: [String: Any] = [:]) {
+        filterName = Self.colorKernelFilterName
+        name = kernel.name
+        self.kernel = kernel
+        var numbers: [String: Any] = [:]
+        for (key, value) in params {
+            guard let number = scalarValue(value), number.isFinite else {
+                LayerKitDiagnostics.emit(.invalidFilterParameter(filter: kernel.name, key: key, reason: "a kernel's inputs are finite numbers"))
+                continue
+            }
+            numbers[key] = number
+        }
+        parameters = numbers
     }
 
     /// A filter of a known type with `params` over its defaults.
@@ -142,6 +166,11 @@ public final class CIFilter: Hashable, CustomStringConvertible {
 
     /// A copy with the same type, name and parameters.
     public func copy() -> CIFilter {
+        if let kernel {
+            let copy = CIFilter(kernel: kernel, parameters: parameters)
+            copy.name = name
+            return copy
+        }
         let copy = CIFilter(name: filterName)!
         copy.name = name
         copy.parameters = parameters
@@ -154,7 +183,7 @@ public final class CIFilter: Hashable, CustomStringConvertible {
     }
 
     public static func == (lhs: CIFilter, rhs: CIFilter) -> Bool {
-        lhs.filterName == rhs.filterName && lhs.name == rhs.name
+        lhs.filterName == rhs.filterName && lhs.name == rhs.name && lhs.kernel == rhs.kernel
             && lhs.inputKeys == rhs.inputKeys
             && lhs.inputKeys.allSatisfy { AnimatableValue(lhs.parameters[$0]) == AnimatableValue(rhs.parameters[$0]) }
     }
@@ -170,23 +199,32 @@ package struct FilterValue: Sendable, Equatable {
     package let filterName: String
     package let name: String
     package let parameters: [String: AnimatableValue]
+    /// The kernel of a `CIColorKernel` filter.
+    package let kernel: CIColorKernel?
 
     package init(_ filter: CIFilter) {
         filterName = filter.filterName
         name = filter.name
+        kernel = filter.kernel
         var values: [String: AnimatableValue] = [:]
         for key in filter.inputKeys { values[key] = AnimatableValue(filter.value(forKey: key)) }
         parameters = values
     }
 
-    package init(filterName: String, name: String, parameters: [String: AnimatableValue]) {
+    package init(filterName: String, name: String, parameters: [String: AnimatableValue], kernel: CIColorKernel? = nil) {
         self.filterName = filterName
         self.name = name
         self.parameters = parameters
+        self.kernel = kernel
     }
 
     /// Back to a filter object (for the model and presentation copies).
     package func makeFilter() -> CIFilter? {
+        if let kernel {
+            let filter = CIFilter(kernel: kernel, parameters: parameters.compactMapValues { $0.modelValue(like: nil) })
+            filter.name = name
+            return filter
+        }
         guard let filter = CIFilter(name: filterName) else { return nil }
         filter.name = name
         for (key, value) in parameters { filter.setValue(value.modelValue(like: filter.value(forKey: key)), forKey: key) }

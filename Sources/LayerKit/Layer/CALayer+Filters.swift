@@ -24,7 +24,7 @@ extension CALayer {
                 LayerKitDiagnostics.emit(.filterNotDrawn(filter: "\(type(of: entry)) \(entry)", property: property))
                 continue
             }
-            if !CIFilter.drawnFilters.contains(filter.filterName) {
+            if filter.kernel == nil && !CIFilter.drawnFilters.contains(filter.filterName) {
                 LayerKitDiagnostics.emit(.filterNotDrawn(filter: filter.filterName, property: property))
             }
         }

@@ -10,6 +10,8 @@ package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
     package var stencilCommand: StencilClipCommand?
     /// The stencil value the draw tests for (`DrawItem.stencilReference`).
     package var stencilReference: UInt8
+    /// An app's kernel the draw runs (`DrawItem.customKernel`): its own pipeline.
+    package var customKernel: CIColorKernel?
 
     package init(texture: TextureBinding?, blend: BlendMode, depth: DepthPhase = .none, stencilCommand: StencilClipCommand? = nil,
                  stencilReference: UInt8 = 0) {
@@ -24,6 +26,7 @@ package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
     package init(_ item: DrawItem, depth phase: DepthPhase = .none) {
         self.init(texture: item.texture, blend: item.blend, depth: phase, stencilCommand: item.stencilCommand,
                   stencilReference: item.stencilReference)
+        customKernel = item.customKernel
     }
 
     package var description: String {
@@ -36,6 +39,7 @@ package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
         case let .atlas(page)?: text = "\(page)"
         }
         if blend != .sourceOver { text += " · \(blend)" }
+        if let customKernel { text += " · kernel '\(customKernel.name)'" }
         if depth != .none { text += " · \(depth)" }
         if let stencilCommand { text = "stencil clip \(stencilCommand) (" + text + ")" }
         if stencilReference != 0 { text += " · stencil \(stencilReference)" }

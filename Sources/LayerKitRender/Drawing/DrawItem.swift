@@ -146,6 +146,9 @@ package struct DrawItem: Equatable, Sendable {
     /// with group opacity over opaque children, drawn straight into the frame with its opacity folded
     /// in, where the depth test lets only the front-most child of the group paint each pixel.
     package var depthGroup: Int?
+    /// A kernel pass that runs an app's `CIColorKernel` instead of the layer shader's fragment stage (its
+    /// instance is a `filterKernel` copy whose parameters are the kernel's inputs).
+    package var customKernel: CIColorKernel?
 
     package init(instance: LayerInstance, texture: TextureBinding? = nil, blend: BlendMode = .sourceOver, layer: LayerID? = nil,
                  gradient: GradientPaint? = nil) {

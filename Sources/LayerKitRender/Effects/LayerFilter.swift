@@ -31,8 +31,18 @@ package enum LayerFilter: Equatable, Sendable {
     /// A Gaussian blur of σ = `radius`, added to the image at `intensity`.
     case bloom(radius: Double, intensity: Double)
     case color(ColorMatrix)
+    /// A run-time GLSL kernel (`CIColorKernel`) and its numeric inputs in sorted key order.
+    case custom(CIColorKernel, inputs: SIMD4<Float>)
 
     package init?(_ filter: FilterValue) {
+        if let kernel = filter.kernel {
+            var inputs = SIMD4<Float>.zero
+            for (index, key) in filter.parameters.keys.sorted().prefix(4).enumerated() {
+                if case .scalar(let value)? = filter.parameters[key] { inputs[index] = Float(value) }
+            }
+            self = .custom(kernel, inputs: inputs)
+            return
+        }
         func number(_ key: String, _ fallback: Double) -> Double {
             if case .scalar(let value)? = filter.parameters[key], value.isFinite { return value }
             return fallback
@@ -98,7 +108,7 @@ package enum LayerFilter: Equatable, Sendable {
         case .discBlur(let radius): radius
         case .bloom(let radius, _): 3 * radius
         case .crystallize(_, let radius): radius
-        case .zoomBlur, .pixellate, .vibrance, .color: 0
+        case .zoomBlur, .pixellate, .vibrance, .color, .custom: 0
         }
     }
 }

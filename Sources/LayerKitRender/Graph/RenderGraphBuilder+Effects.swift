@@ -216,6 +216,10 @@ extension RenderGraphBuilder {
             added.instance.color = SIMD4(repeating: Float(intensity))
             added.blend = .compositing(.addition)
             surface = makeEffectSurface(surface.rect, items: [base, added], reason: reason, name: "bloom of \(name)", context: &context)
+        case .custom(let kernel, let inputs):
+            resolveMatrix(&surface, reason: reason, name: name, context: &context)
+            surface = kernelPass(surface, FilterKernel(kind: .copy, parameters: inputs), custom: kernel, reason: reason,
+                                 name: "kernel '\(kernel.name)' of \(name)", context: &context)
         case .motionBlur(let sigma, let angle):
             let sigmaPixels = sigma * pixelsPerUnit
             guard sigmaPixels > 0.05 else { return }
@@ -270,10 +274,12 @@ extension RenderGraphBuilder {
     /// One pass reading `source` through `kernel` (and its pending matrix) into a new surface covering the
     /// same pixels, `size` texels (default: the source's).
     private func kernelPass(_ source: EffectSurface, _ kernel: FilterKernel, size: (width: Int, height: Int)? = nil,
-                            reason: OffscreenReason, name: String, context: inout VisitContext) -> EffectSurface {
+                            custom: CIColorKernel? = nil, reason: OffscreenReason, name: String,
+                            context: inout VisitContext) -> EffectSurface {
         var item = compositeItem(source, at: Self.cgRect(source.rect), tint: nil)
         item.instance.flags.insert(.filterKernel)
         item.instance.filterKernel = kernel
+        item.customKernel = custom
         return makeEffectSurface(source.rect, items: [item], reason: reason, name: name, size: size ?? source.size, context: &context)
     }
 

@@ -594,6 +594,10 @@ final class GraphExecutor {
         case .offscreen:
             let surfacePipelines = try makeSurfaceResources().0
             if hasStencil, let command = key.stencilCommand { return try surfacePipelines.stencilClipPipeline(for: command) }
+            // An app's kernel, unless it failed to compile: then the pass copies its source.
+            if let kernel = key.customKernel, !hasStencil, let custom = try surfacePipelines.pipeline(for: kernel, blend: key.blend) {
+                return custom
+            }
             return try surfacePipelines.pipeline(for: key.blend, material: batch.material, stencilTested: hasStencil)
         }
     }

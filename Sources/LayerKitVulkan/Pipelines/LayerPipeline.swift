@@ -210,6 +210,10 @@ final class LayerPipeline {
 
     private static func makeShaderModule(device: VulkanDevice, named name: String) throws -> VkShaderModule {
         guard let words = ShaderLibrary.spirv(named: name) else { throw VulkanError.missingShader(name) }
+        return try makeShaderModule(device: device, code: words, name: name)
+    }
+
+    private static func makeShaderModule(device: VulkanDevice, code words: [UInt32], name: String) throws -> VkShaderModule {
         var module: VkShaderModule?
         try words.withUnsafeBufferPointer { code in
             var info = VkShaderModuleCreateInfo()
@@ -229,10 +233,13 @@ final class LayerPipeline {
     /// `stencilClip` the clip-shape state (see the type's contract).
     static func makePipeline(device: VulkanDevice, cache: PipelineCache, layout: VkPipelineLayout, renderPass: VkRenderPass,
                              blend blendMode: BlendMode, material: Material = .general, depth: DepthPhase? = nil,
-                             stencilClip: StencilClipCommand? = nil) throws -> VkPipeline {
+                             stencilClip: StencilClipCommand? = nil, fragmentCode: [UInt32]? = nil) throws -> VkPipeline {
         let vertex = try makeShaderModule(device: device, named: "layer_quad.vert")
         defer { vkDestroyShaderModule(device.handle, vertex, nil) }
-        let fragment = try makeShaderModule(device: device, named: "layer_quad.frag")
+        // An app's kernel (`KernelCompiler`) replaces the layer shader's fragment stage; it has no
+        // specialization constants (Vulkan ignores the entries of constants a module does not declare).
+        let fragment = try fragmentCode.map { try makeShaderModule(device: device, code: $0, name: "app kernel") }
+            ?? makeShaderModule(device: device, named: "layer_quad.frag")
         defer { vkDestroyShaderModule(device.handle, fragment, nil) }
 
         let arena = CreateInfoArena()

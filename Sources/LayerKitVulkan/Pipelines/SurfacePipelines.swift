@@ -1,4 +1,5 @@
 import CVulkan
+import LayerKit
 import LayerKitRender
 
 /// What offscreen passes are recorded with: the surface render pass (`GPUImage.format`, ending in
@@ -26,6 +27,14 @@ final class SurfacePipelines {
         var stencilTested: Bool
     }
     private let variants: PipelineVariants<Variant>
+    private struct KernelVariant: Hashable {
+        var kernel: CIColorKernel
+        var blend: BlendMode
+    }
+    private let kernels: PipelineVariants<KernelVariant>
+    /// App kernels compiled (their SPIR-V) and those that failed, so each compiles once.
+    private var compiledKernels: [CIColorKernel: [UInt32]] = [:]
+    private var failedKernels = Set<CIColorKernel>()
     private let stencilClips: PipelineVariants<StencilClipCommand>
     private let cache: PipelineCache
     private let device: VulkanDevice
@@ -35,6 +44,7 @@ final class SurfacePipelines {
         cache = frame.cache
         layout = frame.layout
         variants = PipelineVariants(device: device)
+        kernels = PipelineVariants(device: device)
         stencilClips = PipelineVariants(device: device)
         renderPass = try LayerPipeline.makeRenderPass(device: device, format: GPUImage.format, destination: .surface)
         do {
@@ -63,6 +73,28 @@ final class SurfacePipelines {
     }
 
     /// The pipeline drawing a clip shape into the stencil for `command` in a pass of `stencilRenderPass`.
+    /// The pipeline running an app's kernel (`KernelCompiler`), compiled on first use and kept, or nil
+    /// when its source does not compile: that is reported once (`LayerKitDiagnostic.kernelCompileFailed`)
+    /// and the caller draws the pass as a copy.
+    func pipeline(for kernel: CIColorKernel, blend: BlendMode) throws -> VkPipeline? {
+        if failedKernels.contains(kernel) { return nil }
+        if let code = compiledKernels[kernel] {
+            return try kernels.pipeline(for: KernelVariant(kernel: kernel, blend: blend), label: "app kernel '\(kernel.name)'") {
+                try LayerPipeline.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, blend: blend,
+                                               material: Material(paint: .filter, coverage: .none), fragmentCode: code)
+            }
+        }
+        switch KernelCompiler.spirv(for: kernel) {
+        case .success(let code):
+            compiledKernels[kernel] = code
+            return try pipeline(for: kernel, blend: blend)
+        case .failure(let failure):
+            failedKernels.insert(kernel)
+            LayerKitDiagnostics.emit(.kernelCompileFailed(kernel: kernel.name, line: failure.line, message: failure.message))
+            return nil
+        }
+    }
+
     func stencilClipPipeline(for command: StencilClipCommand) throws -> VkPipeline {
         try stencilClips.pipeline(for: command, label: "layer quad · surface · stencil clip \(command)") {
             try LayerPipeline.makePipeline(device: device, cache: cache, layout: layout, renderPass: stencilRenderPass,
