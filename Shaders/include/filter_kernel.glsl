@@ -12,6 +12,8 @@
 #ifndef FILTER_KERNEL_GLSL
 #define FILTER_KERNEL_GLSL
 
+#include "blend_modes.glsl"
+
 const uint KERNEL_COPY = 0u;
 const uint KERNEL_GAUSSIAN = 1u;
 const uint KERNEL_BOX = 2u;
@@ -22,6 +24,7 @@ const uint KERNEL_DISC = 6u;
 const uint KERNEL_ZOOM = 7u;
 const uint KERNEL_VIBRANCE = 8u;
 const uint KERNEL_CRYSTALLIZE = 9u;
+const uint KERNEL_BLEND = 10u;
 
 // Positions of the kernels below are in the surface's normalized space (0...1 across its own pixels).
 vec2 surfaceUV(vec2 normalized, vec4 uvRect) {
@@ -118,6 +121,14 @@ vec4 filterKernel(sampler2D source, vec2 uv, vec4 uvRect, uint kind, vec4 parame
     vec2 high = max(uvRect.zw - 0.5 * texel, low);
     int radius = int(parameters.z);
     float sigma = max(parameters.w, 1e-6);
+    if (kind == KERNEL_BLEND) {
+        // The source is this draw's half of a pair surface (its uv rect), the backdrop the half left of it.
+        vec2 shift = vec2(uvRect.z - uvRect.x, 0.0);
+        // The layer's opacity (parameters.y) fades the source before it blends.
+        vec4 foreground = textureLod(source, clamp(uv, low, high), 0.0) * parameters.y;
+        vec4 backdrop = textureLod(source, clamp(uv - shift, low - shift, high - shift), 0.0);
+        return blendWithBackdrop(uint(parameters.x), foreground, backdrop);
+    }
     if (kind >= KERNEL_PIXELLATE) {
         return spatialKernel(source, uv, uvRect, low, high, texel, kind, parameters);
     }

@@ -124,7 +124,9 @@ final class CompositingOperationTests: XCTestCase {
         XCTAssertEqual(drawn, CIFilter.drawnCompositingFilters)
         XCTAssertEqual(Set(CompositingOperation.allCases.map(\.rawValue)).union(["CILinearDodgeBlendMode"]), CIFilter.drawnCompositingFilters)
         XCTAssertEqual(CIFilter.compositingFilterName(of: "multiplyBlendMode"), "CIMultiplyBlendMode")
-        XCTAssertNil(CompositingOperation(filterName: "CIOverlayBlendMode"), "needs the backdrop in the shader")
+        XCTAssertEqual(CompositingOperation(filterName: "CIOverlayBlendMode")?.needsBackdrop, true, "drawn by the blend kernel")
+        XCTAssertEqual(CompositingOperation.screen.needsBackdrop, false)
+        XCTAssertNil(CompositingOperation(filterName: "CISparkleBlendMode"))
     }
 
     func testScreenIsExactForAnyAlpha() {

@@ -61,10 +61,76 @@ final class CompositingFilterRenderTests: CARendererTestCase {
         XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.compositingFilter])
     }
 
-    func testAModeThatNeedsTheBackdropIsReportedAndDrawnSourceOver() throws {
+    func testAnUnknownModeIsReportedAndDrawnSourceOver() throws {
         let diagnostics = DiagnosticCapture()
-        let image = try render(scene("overlayBlendMode"))
+        let image = try render(scene("sparkleBlendMode"))
         XCTAssertEqual(diagnostics.names.filter { $0 == "filterNotDrawn" }.count, 1)
         XCTAssertEqual(PixelRGBA(image, 30, 30), PixelRGBA(premultiplied: source.0, source.1, source.2, 1))
+    }
+
+    // MARK: Modes that read the backdrop (W3C's B(Cb, Cs) over an opaque backdrop: co = B, as = 1)
+
+    func softLightD(_ x: Double) -> Double { x <= 0.25 ? ((16 * x - 12) * x + 4) * x : x.squareRoot() }
+
+    func testSeparableModesThatReadTheBackdrop() throws {
+        let modes: [(String, (Double, Double) -> Double)] = [
+            ("overlayBlendMode", { s, b in b <= 0.5 ? 2 * s * b : 1 - 2 * (1 - s) * (1 - b) }),
+            ("softLightBlendMode", { s, b in s <= 0.5 ? b - (1 - 2 * s) * b * (1 - b) : b + (2 * s - 1) * (self.softLightD(b) - b) }),
+            ("hardLightBlendMode", { s, b in s <= 0.5 ? 2 * s * b : 1 - 2 * (1 - s) * (1 - b) }),
+            ("colorDodgeBlendMode", { s, b in b == 0 ? 0 : (s >= 1 ? 1 : min(1, b / (1 - s))) }),
+            ("colorBurnBlendMode", { s, b in b >= 1 ? 1 : (s <= 0 ? 0 : 1 - min(1, (1 - b) / s)) }),
+            ("differenceBlendMode", { s, b in abs(b - s) }),
+            ("subtractBlendMode", { s, b in max(b - s, 0) }),
+            ("divideBlendMode", { s, b in s <= 0 ? 1 : min(b / s, 1) }),
+            ("linearBurnBlendMode", { s, b in max(b + s - 1, 0) }),
+            ("pinLightBlendMode", { s, b in s < 0.5 ? min(b, 2 * s) : max(b, 2 * s - 1) }),
+        ]
+        for (mode, formula) in modes {
+            try assertBlend(mode, formula)
+        }
+    }
+
+    func testATranslucentSourceOverlaysByTheGeneralFormula() throws {
+        // co = cs·(1 − ab) + cb·(1 − as) + as·ab·B(Cb, Cs) with ab = 1, as = 0.5: cb·0.5 + 0.5·B.
+        let image = try render(scene("overlayBlendMode", alpha: 0.5))
+        func overlay(_ s: Double, _ b: Double) -> Double { b <= 0.5 ? 2 * s * b : 1 - 2 * (1 - s) * (1 - b) }
+        let b = [backdrop.0, backdrop.1, backdrop.2], s = [source.0, source.1, source.2]
+        let expected = (0..<3).map { b[$0] * 0.5 + 0.5 * overlay(s[$0], b[$0]) }
+        XCTAssertLessThanOrEqual(PixelRGBA(image, 30, 30).difference(to: PixelRGBA(premultiplied: expected[0], expected[1], expected[2], 1)), 1,
+                                 "\(PixelRGBA(image, 30, 30))")
+    }
+
+    func testNonSeparableModesKeepLuminanceAsW3CSays() throws {
+        func lum(_ c: [Double]) -> Double { 0.3 * c[0] + 0.59 * c[1] + 0.11 * c[2] }
+        func clipColor(_ c: [Double]) -> [Double] {
+            let l = lum(c), n = c.min()!, x = c.max()!
+            var c = c
+            if n < 0 { c = c.map { l + ($0 - l) * l / (l - n) } }
+            if x > 1 { c = c.map { l + ($0 - l) * (1 - l) / (x - l) } }
+            return c
+        }
+        func setLum(_ c: [Double], _ l: Double) -> [Double] { clipColor(c.map { $0 + (l - lum(c)) }) }
+        func sat(_ c: [Double]) -> Double { c.max()! - c.min()! }
+        func setSat(_ c: [Double], _ s: Double) -> [Double] {
+            let low = c.min()!, high = c.max()!
+            return high > low ? c.map { ($0 - low) * s / (high - low) } : [0, 0, 0]
+        }
+        let s = [source.0, source.1, source.2], b = [backdrop.0, backdrop.1, backdrop.2]
+        let modes: [(String, [Double])] = [
+            ("hueBlendMode", setLum(setSat(s, sat(b)), lum(b))),
+            ("saturationBlendMode", setLum(setSat(b, sat(s)), lum(b))),
+            ("colorBlendMode", setLum(s, lum(b))),
+            ("luminosityBlendMode", setLum(b, lum(s))),
+        ]
+        for (mode, expected) in modes {
+            let renderer = try makeRenderer()
+            renderer.layer = scene(mode)
+            let image = try renderFrame(renderer)
+            XCTAssertLessThanOrEqual(PixelRGBA(image, 30, 30).difference(to: PixelRGBA(premultiplied: expected[0], expected[1], expected[2], 1)), 1,
+                                     "\(mode): \(PixelRGBA(image, 30, 30))")
+            XCTAssertEqual(PixelRGBA(image, 8, 8), PixelRGBA(premultiplied: b[0], b[1], b[2], 1), "\(mode): outside the layer")
+            XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.compositingFilter, .compositingFilter, .compositingFilter],
+                           "\(mode): content, backdrop, pair")
+        }
     }
 }

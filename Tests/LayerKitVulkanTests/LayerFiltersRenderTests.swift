@@ -197,7 +197,7 @@ final class LayerFiltersRenderTests: CARendererTestCase {
         XCTAssertEqual(temperature.value(forKey: "inputNeutral") as? CIVector, CIVector(x: 5000, y: 0), "a refused value leaves the parameter")
         let root = colorScene((0.2, 0.4, 0.6), filters: [temperature])
         root.sublayers![0].backgroundFilters = [filter("CITemperatureAndTint")]
-        root.sublayers![0].compositingFilter = "overlayBlendMode"
+        root.sublayers![0].compositingFilter = "sparkleBlendMode"
         let image = try render(root)
         XCTAssertEqual(PixelRGBA(image, 20, 20), PixelRGBA(straight: 0.2, 0.4, 0.6, 1), "drawn as if unfiltered")
         XCTAssertEqual(diagnostics.names.filter { $0.hasSuffix("Filter") || $0.hasPrefix("filter") || $0.contains("FilterParameter") }, ["unknownFilter", "invalidFilterParameter", "invalidFilterParameter", "filterNotDrawn",

@@ -61,12 +61,15 @@ public final class CIFilter: Hashable, CustomStringConvertible {
         "CIDiscBlur", "CIZoomBlur", "CIPixellate", "CICrystallize", "CIVibrance", "CIBloom",
     ]
 
-    /// The compositing filters the renderer draws in a layer's `compositingFilter` (those whose formula is
-    /// a fixed-function blend); any other composites source-over, and setting it says so.
+    /// The compositing filters the renderer draws in a layer's `compositingFilter` (every Core Image blend
+    /// and compositing filter); any other composites source-over, and setting it says so.
     public static let drawnCompositingFilters: Set<String> = [
         "CIMultiplyBlendMode", "CIScreenBlendMode", "CIDarkenBlendMode", "CILightenBlendMode", "CIExclusionBlendMode",
         "CIAdditionCompositing", "CILinearDodgeBlendMode", "CIMultiplyCompositing", "CIMaximumCompositing", "CIMinimumCompositing",
         "CISourceAtopCompositing", "CISourceInCompositing", "CISourceOutCompositing", "CISourceOverCompositing",
+        "CIOverlayBlendMode", "CISoftLightBlendMode", "CIHardLightBlendMode", "CIColorDodgeBlendMode", "CIColorBurnBlendMode",
+        "CIDifferenceBlendMode", "CISubtractBlendMode", "CIDivideBlendMode", "CILinearBurnBlendMode", "CIPinLightBlendMode",
+        "CIHueBlendMode", "CISaturationBlendMode", "CIColorBlendMode", "CILuminosityBlendMode",
     ]
 
     /// Core Image's name for a `compositingFilter` value: a filter's `filterName`, or a string as Core

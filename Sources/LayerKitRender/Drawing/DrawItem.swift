@@ -113,6 +113,8 @@ package enum BlendMode: Hashable, Sendable {
     /// A layer's `compositingFilter` (`CompositingOperation`): the composite of its subtree blended with
     /// what is behind it.
     case compositing(CompositingOperation)
+    /// `dst = src`: the result of a blend kernel, which already holds the backdrop, replaces it.
+    case replace
 
     /// The fixed-function blend that draws it.
     package var equation: BlendEquation {
@@ -121,6 +123,7 @@ package enum BlendMode: Hashable, Sendable {
         case .destinationIn: BlendEquation(color: (.zero, .sourceAlpha), alpha: (.zero, .sourceAlpha))
         case .additive: BlendEquation(color: (.one, .one), alpha: (.one, .one))
         case .compositing(let operation): operation.equation
+        case .replace: BlendEquation(color: (.one, .zero), alpha: (.one, .zero))
         }
     }
 }

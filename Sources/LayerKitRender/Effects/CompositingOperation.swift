@@ -11,9 +11,9 @@
 /// - Exact where both are opaque: darken min(s, b) and lighten max(s, b) (MIN, MAX on colour).
 /// Alpha is source-over's a_s + a_b·(1 − a_s) except for the compositing operations, which combine it
 /// as they combine colour. Source-in and source-out change only the pixels the layer draws.
-/// Modes that need the backdrop's colour in the shader (overlay, soft and hard light, colour dodge and burn,
-/// difference, hue, saturation, colour, luminosity, subtract, divide, linear burn, pin light) are not
-/// drawn: the layer composites source-over and the model says so (`LayerKitDiagnostic.filterNotDrawn`).
+/// Modes that need the backdrop's colour (overlay, soft and hard light, colour dodge and burn, difference,
+/// subtract, divide, linear burn, pin light, hue, saturation, colour, luminosity) are drawn by a blend
+/// kernel with W3C's formulas (`needsBackdrop`): co = cs·(1 − a_b) + cb·(1 − a_s) + a_s·a_b·B(Cb, Cs).
 package enum CompositingOperation: String, CaseIterable, Hashable, Sendable {
     case multiply = "CIMultiplyBlendMode"
     case screen = "CIScreenBlendMode"
@@ -28,6 +28,47 @@ package enum CompositingOperation: String, CaseIterable, Hashable, Sendable {
     case sourceIn = "CISourceInCompositing"
     case sourceOut = "CISourceOutCompositing"
     case sourceOver = "CISourceOverCompositing"
+    // Modes that read the backdrop's colour in the shader (`needsBackdrop`).
+    case overlay = "CIOverlayBlendMode"
+    case softLight = "CISoftLightBlendMode"
+    case hardLight = "CIHardLightBlendMode"
+    case colorDodge = "CIColorDodgeBlendMode"
+    case colorBurn = "CIColorBurnBlendMode"
+    case difference = "CIDifferenceBlendMode"
+    case subtract = "CISubtractBlendMode"
+    case divide = "CIDivideBlendMode"
+    case linearBurn = "CILinearBurnBlendMode"
+    case pinLight = "CIPinLightBlendMode"
+    case hue = "CIHueBlendMode"
+    case saturation = "CISaturationBlendMode"
+    case color = "CIColorBlendMode"
+    case luminosity = "CILuminosityBlendMode"
+
+    /// Whether the blend needs the backdrop's colour in the shader (no fixed-function equation draws it):
+    /// the builder then draws the layer and what lies behind it into one surface, side by side, and a
+    /// blend kernel replaces the backdrop with the result (`RenderGraphBuilder+Offscreen.swift`).
+    package var needsBackdrop: Bool { shaderMode != nil }
+
+    /// The blend kernel's mode number (`Shaders/include/blend_modes.glsl`), for modes that need the backdrop.
+    package var shaderMode: UInt32? {
+        switch self {
+        case .overlay: 1
+        case .softLight: 2
+        case .hardLight: 3
+        case .colorDodge: 4
+        case .colorBurn: 5
+        case .difference: 6
+        case .subtract: 7
+        case .divide: 8
+        case .linearBurn: 9
+        case .pinLight: 10
+        case .hue: 11
+        case .saturation: 12
+        case .color: 13
+        case .luminosity: 14
+        default: nil
+        }
+    }
 
     /// The operation a committed `compositingFilter` names (Core Image's filter name), nil for none or one
     /// the GPU's blending cannot draw.
@@ -53,6 +94,9 @@ package enum CompositingOperation: String, CaseIterable, Hashable, Sendable {
         case .sourceIn: return BlendEquation(color: (.destinationAlpha, .zero), alpha: (.destinationAlpha, .zero))
         case .sourceOut: return BlendEquation(color: (.oneMinusDestinationAlpha, .zero), alpha: (.oneMinusDestinationAlpha, .zero))
         case .sourceOver: return BlendEquation(color: over, alpha: over)
+        default:
+            // Drawn by the blend kernel, whose result replaces the backdrop (`BlendMode.replace`).
+            return BlendEquation(color: over, alpha: over)
         }
     }
 }

@@ -27,6 +27,9 @@ package struct FilterKernel: Equatable, Sendable {
         case vibrance = 8
         /// CICrystallize: the colour at the nearest of one hashed feature point per cell.
         case crystallize = 9
+        /// A compositing filter that needs the backdrop: the source in the right half of a pair surface,
+        /// the backdrop in the left, blended by mode `parameters.x` (`CompositingOperation.shaderMode`).
+        case blend = 10
     }
 
     package var kind: Kind

@@ -51,18 +51,7 @@ extension RenderGraphBuilder {
         rect.maxX = min(rect.maxX, rect.minX + maxSurfaceSize)
         rect.maxY = min(rect.maxY, rect.minY + maxSurfaceSize)
 
-        // What lies behind, within reach; nothing inside a stencil clip that is still open.
-        var openStencils = 0
-        for item in behind {
-            if item.stencilCommand == .push { openStencils += 1 } else if item.stencilCommand == .pop { openStencils -= 1 }
-        }
-        let unclosed = openStencils > 0 ? Self.unclosedStencilStart(behind) : behind.count
-        let backdrop = behind[..<unclosed].filter { item in
-            if item.stencilCommand != nil { return true }
-            guard let drawn = OffscreenDecision.footprint(of: item, targetWidth: targetWidth, targetHeight: targetHeight,
-                                                          clippedToTarget: false) else { return false }
-            return drawn.intersects(rect)
-        }
+        let backdrop = itemsBehind(behind, within: rect)
         let shape = Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse, toPixels: layerToPixels)
         context.pendingBackdrops[node.id] = PendingBackdrop(rect: rect, items: backdrop, filters: filters, toPixels: toPixels,
                                                             pixelsPerUnit: pixelsPerUnit, shape: clipInstanceFields(shape, localToPixels: .identity))
@@ -99,6 +88,22 @@ extension RenderGraphBuilder {
         composite.instance.flags.insert(.clip)
         composite.layer = node.id
         return composite
+    }
+
+    /// The draws of `behind` whose footprints meet `rect` (target pixels), leaving out everything from the
+    /// first stencil clip still open (a push without its pop): the backdrop a surface redraws.
+    func itemsBehind(_ behind: [DrawItem], within rect: PixelRect) -> [DrawItem] {
+        var openStencils = 0
+        for item in behind {
+            if item.stencilCommand == .push { openStencils += 1 } else if item.stencilCommand == .pop { openStencils -= 1 }
+        }
+        let unclosed = openStencils > 0 ? Self.unclosedStencilStart(behind) : behind.count
+        return behind[..<unclosed].filter { item in
+            if item.stencilCommand != nil { return true }
+            guard let drawn = OffscreenDecision.footprint(of: item, targetWidth: targetWidth, targetHeight: targetHeight,
+                                                          clippedToTarget: false) else { return false }
+            return drawn.intersects(rect)
+        }
     }
 
     /// Where the first stencil push without its pop lies in `items`.

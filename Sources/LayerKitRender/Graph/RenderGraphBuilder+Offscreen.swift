@@ -95,6 +95,10 @@ extension RenderGraphBuilder {
             items.append(surfaceQuad(contentSurface, at: rect, opacity: outerOpacity, blend: blend, layer: node.id))
             return
         }
+        if case .compositing(let operation) = blend, let mode = operation.shaderMode {
+            blendWithBackdrop(node, content: content, mode: mode, opacity: outerOpacity, behind: items, context: &context, into: &items)
+            return
+        }
         if blend != .sourceOver {
             // A compositing filter blends the layer's composite: one draw is its own composite; more are
             // flattened first (group opacity, if any, applied by the composite).
@@ -158,6 +162,34 @@ extension RenderGraphBuilder {
             if fade != 1 { item.instance.color *= fade }
             items.append(item)
         }
+    }
+
+    /// A compositing filter that needs the backdrop's colour (`CompositingOperation.needsBackdrop`): the
+    /// layer's content and what lies behind it (the draws before it in its target, within its footprint)
+    /// each go to a surface; both are copied side by side into one pair surface (backdrop left, content
+    /// right), so a single draw can read both; the blend kernel (`FilterKernel.Kind.blend`) computes
+    /// W3C's formula there and its result replaces the backdrop over the footprint (`BlendMode.replace`).
+    /// All passes carry reason `compositingFilter`; the group's opacity fades the content before it blends.
+    private func blendWithBackdrop(_ node: RenderNode, content: [DrawItem], mode: UInt32, opacity: CGFloat, behind: [DrawItem],
+                                   context: inout VisitContext, into items: inout [DrawItem]) {
+        guard let rect = union(footprintsOf(content)).flatMap(surfaceRect), 2 * rect.width <= maxSurfaceSize else { return }
+        context.animations.drewBackdrop = true
+        context.cacheQuestions += 1
+        let name = "compositing filter of layer \(node.id)"
+        let source = makeSurface(rect, items: content, reason: .compositingFilter, name: name, context: &context)
+        let backdrop = makeSurface(rect, items: itemsBehind(behind, within: rect), reason: .compositingFilter,
+                                   name: "backdrop of \(name)", context: &context)
+        // The pair, in frame pixels: the backdrop at `rect`, the content just right of it.
+        let right = PixelRect(minX: rect.maxX, minY: rect.minY, maxX: rect.maxX + rect.width, maxY: rect.maxY)
+        let pairRect = PixelRect(minX: rect.minX, minY: rect.minY, maxX: right.maxX, maxY: rect.maxY)
+        let pair = makeSurface(pairRect, items: [surfaceQuad(backdrop, at: rect, opacity: 1, blend: .sourceOver),
+                                                 surfaceQuad(source, at: right, opacity: 1, blend: .sourceOver)],
+                               reason: .compositingFilter, name: "pair of \(name)", context: &context)
+        var blended = surfaceQuad(pair, at: rect, opacity: 1, blend: .replace, layer: node.id)
+        blended.instance.uv = SIMD4(0.5, 0, 1, 1)
+        blended.instance.flags = [.filterKernel]
+        blended.instance.filterKernel = FilterKernel(kind: .blend, parameters: SIMD4(Float(mode), Float(opacity), 0, 0))
+        items.append(blended)
     }
 
     /// Whether the group `node` is drawn from a cached bitmap (`RasterizationCache+Groups.swift`): its
