@@ -157,6 +157,13 @@ public struct HostileTrees {
             layer.shadowOpacity = Float(number(typical: 0.5))
             layer.shadowRadius = number(typical: 3)
             layer.shadowOffset = size(typical: 3)
+            if chance(0.3) { layer.shadowPath = hostilePath() }
+        }
+        if chance(0.15) { layer.filters = hostileFilters() }
+        if chance(0.1) { layer.backgroundFilters = hostileFilters() }
+        if chance(0.1) {
+            let modes = ["multiplyBlendMode", "screenBlendMode", "overlayBlendMode", "hueBlendMode", "sourceInCompositing", "noSuchBlendMode"]
+            layer.compositingFilter = modes[Int(random.next() % UInt64(modes.count))]
         }
         if chance(0.15) {
             layer.shouldRasterize = true
@@ -173,12 +180,28 @@ public struct HostileTrees {
         if chance(0.1) { layer.setValue(number(typical: 1), forKeyPath: "no.such.keyPath") }
     }
 
+    /// One to three of the filters the renderer draws, their numbers hostile, now and then a wrong kind.
+    private mutating func hostileFilters() -> [Any] {
+        let names = CIFilter.drawnFilters.sorted()
+        return (0...Int(random.next() % 3)).map { _ in
+            let filter = CIFilter(name: names[Int(random.next() % UInt64(names.count))])!
+            for key in filter.inputKeys {
+                switch filter.value(forKey: key) {
+                case is CIVector: filter.setValue(CIVector(x: number(typical: 20), y: number(typical: 20)), forKey: key)
+                case is CGColor: filter.setValue(color(), forKey: key)
+                default: filter.setValue(chance(0.1) ? "loud" as Any : number(typical: 4), forKey: key)
+                }
+            }
+            return filter
+        }
+    }
+
     // MARK: - Animations
 
     private mutating func addHostileAnimation(to layer: CALayer) {
         let keyPaths = ["position", "position.x", "bounds.size.width", "opacity", "transform.rotation.z", "transform.scale",
                         "backgroundColor", "cornerRadius", "borderWidth", "contentsRect", "strokeEnd", "colors", "locations",
-                        "fontSize", "zPosition", "no.such.property", "shadowRadius"]
+                        "fontSize", "zPosition", "no.such.property", "shadowRadius", "shadowOffset", "filters.CIGaussianBlur.inputRadius"]
         let keyPath = keyPaths[Int(random.next() % UInt64(keyPaths.count))]
         let animation: CAPropertyAnimation
         if chance(0.5) {

@@ -108,6 +108,24 @@ final class DebugOptionsTests: XCTestCase {
         XCTAssertEqual(frame.items[1].instance.color, SIMD4(0.5, 0.5, 0, 0.5))
     }
 
+    func testOffscreenViewTintsEffectCompositesByReason() {
+        // A filtered layer's composite is violet; a shadow's (a sublayer-shaped one, drawn offscreen) brown.
+        let scene = TinyScene()
+        let blurred = scene.layer(CGRect(x: 4, y: 4, width: 16, height: 16), TinyScene.red)
+        blurred.filters = [CIFilter(name: "CIColorInvert")!]
+        let holder = scene.layer(CGRect(x: 30, y: 30, width: 20, height: 20))
+        scene.layer(CGRect(x: 0, y: 0, width: 8, height: 8), TinyScene.blue, in: holder)
+        holder.shadowOpacity = 1
+        holder.shadowRadius = 0
+        var compiler = DrawListCompiler()
+        compiler.options = .offscreen
+        let frame = scene.compiled(compiler).framePass
+        let tints = frame.items.indices.dropFirst().filter { frame.items[$0 - 1].texture?.surface != nil }.map { frame.items[$0].instance.color }
+        XCTAssertEqual(tints, [SIMD4(DebugVisualization.offscreenTint(for: .filter) * 0.5, 0.5),
+                               SIMD4(DebugVisualization.offscreenTint(for: .shadow) * 0.5, 0.5)])
+        XCTAssertNotEqual(DebugVisualization.offscreenTint(for: .filter), DebugVisualization.offscreenTint(for: .groupOpacity))
+    }
+
     func testBatchesViewTintsEachBatchWithItsOwnColor() {
         let a = TinyScene.solidImage(side: 4, (200, 0, 0, 200), opaque: false)
         let b = TinyScene.solidImage(side: 4, (0, 0, 200, 200), opaque: false)

@@ -47,6 +47,8 @@ package enum LayerFilter: Equatable, Sendable {
             if case .scalar(let value)? = filter.parameters[key], value.isFinite { return value }
             return fallback
         }
+        /// A length parameter, within 0…`maximumLength` (hostile values are cut, never overflow a count).
+        func length(_ key: String, _ fallback: Double) -> Double { min(max(number(key, fallback), 0), Self.maximumLength) }
         func vector(_ key: String, _ fallback: SIMD4<Float>) -> SIMD4<Float> {
             guard case .numbers(let values)? = filter.parameters[key], values.allSatisfy(\.isFinite) else { return fallback }
             var result = SIMD4<Float>.zero
@@ -62,19 +64,19 @@ package enum LayerFilter: Equatable, Sendable {
             return fallback
         }
         switch filter.filterName {
-        case "CIGaussianBlur": self = .gaussianBlur(sigma: max(number("inputRadius", 10), 0))
-        case "CIBoxBlur": self = .boxBlur(radius: max(number("inputRadius", 10), 0))
-        case "CIMotionBlur": self = .motionBlur(sigma: max(number("inputRadius", 20), 0), angle: number("inputAngle", 0))
-        case "CIMorphologyMaximum": self = .morphology(maximum: true, radius: max(number("inputRadius", 0), 0))
-        case "CIMorphologyMinimum": self = .morphology(maximum: false, radius: max(number("inputRadius", 0), 0))
-        case "CIDiscBlur": self = .discBlur(radius: max(number("inputRadius", 8), 0))
+        case "CIGaussianBlur": self = .gaussianBlur(sigma: length("inputRadius", 10))
+        case "CIBoxBlur": self = .boxBlur(radius: length("inputRadius", 10))
+        case "CIMotionBlur": self = .motionBlur(sigma: length("inputRadius", 20), angle: number("inputAngle", 0))
+        case "CIMorphologyMaximum": self = .morphology(maximum: true, radius: length("inputRadius", 0))
+        case "CIMorphologyMinimum": self = .morphology(maximum: false, radius: length("inputRadius", 0))
+        case "CIDiscBlur": self = .discBlur(radius: length("inputRadius", 8))
         case "CIZoomBlur":
             self = .zoomBlur(center: point("inputCenter", CGPoint(x: 150, y: 150)), amount: number("inputAmount", 20))
-        case "CIPixellate": self = .pixellate(center: point("inputCenter", CGPoint(x: 150, y: 150)), scale: max(number("inputScale", 8), 1))
+        case "CIPixellate": self = .pixellate(center: point("inputCenter", CGPoint(x: 150, y: 150)), scale: max(length("inputScale", 8), 1))
         case "CICrystallize":
-            self = .crystallize(center: point("inputCenter", CGPoint(x: 150, y: 150)), radius: max(number("inputRadius", 20), 1))
+            self = .crystallize(center: point("inputCenter", CGPoint(x: 150, y: 150)), radius: max(length("inputRadius", 20), 1))
         case "CIVibrance": self = .vibrance(amount: min(max(number("inputAmount", 0), -1), 1))
-        case "CIBloom": self = .bloom(radius: max(number("inputRadius", 10), 0), intensity: max(number("inputIntensity", 0.5), 0))
+        case "CIBloom": self = .bloom(radius: length("inputRadius", 10), intensity: min(max(number("inputIntensity", 0.5), 0), 100))
         case "CIColorControls":
             self = .color(.colorControls(saturation: Float(number("inputSaturation", 1)), brightness: Float(number("inputBrightness", 0)),
                                          contrast: Float(number("inputContrast", 1))))
@@ -93,9 +95,13 @@ package enum LayerFilter: Equatable, Sendable {
         }
     }
 
+    /// The longest length a filter parameter takes, in layer units.
+    package static let maximumLength = 10_000.0
+
     /// The taps on each side of CIBoxBlur's box for `radius` (its width is 2 · this + 1).
     package static func boxHalfWidth(_ radius: Double) -> Int {
-        let width = max(2 * Int((radius / 2 - 0.25).rounded(.down)) + 1, 1)
+        let bounded = radius.isNaN ? 0 : min(max(radius, 0), 1e6)
+        let width = max(2 * Int((bounded / 2 - 0.25).rounded(.down)) + 1, 1)
         return (width - 1) / 2
     }
 

@@ -21,7 +21,8 @@ package struct ShadowShape: Equatable {
 
     /// Whether `node` casts a visible shadow at all.
     package static func casts(_ node: RenderNode) -> Bool {
-        guard node.shadowOpacity > 0, let color = node.shadowColor, color.alpha > 0 else { return false }
+        guard node.shadowOpacity > 0, let color = node.shadowColor, color.alpha > 0,
+              node.shadowOffset.width.isFinite, node.shadowOffset.height.isFinite, node.shadowRadius.isFinite else { return false }
         return node.shadowPath.map { !$0.isEmpty } ?? true
     }
 
@@ -49,6 +50,9 @@ package struct ShadowShape: Equatable {
     /// itself. WebKit hands a CSS drop-shadow's standard deviation straight to `shadowRadius`, and the
     /// design tools' conversions (`shadowRadius = blur / 2`, CSS blur = 2σ) agree.
     package static func sigma(forRadius radius: CGFloat) -> CGFloat {
-        max(radius, 0)
+        radius.isNaN ? 0 : min(max(radius, 0), maximumSigma)
     }
+
+    /// The widest blur a shadow takes, in layer units (a hostile radius is cut to it).
+    package static let maximumSigma: CGFloat = 10_000
 }

@@ -204,6 +204,13 @@ package struct DrawListCompiler: Sendable {
         // Order, atlas and batches.
         var placements: [Int: AtlasPlacement] = [:]
         var compiled: [RenderPass] = []
+        // Why each surface exists, for the offscreen view's tints.
+        var reasonOfSurface: [SurfaceID: OffscreenReason] = [:]
+        if views.contains(.offscreen) {
+            for case let pass? in passes {
+                if let surface = pass.target.surface, let reason = pass.reason { reasonOfSurface[surface] = reason }
+            }
+        }
         for index in passes.indices {
             guard var pass = passes[index] else { continue }
             passes[index] = nil
@@ -216,7 +223,7 @@ package struct DrawListCompiler: Sendable {
             }
             if !views.subtracting(.overdraw).isEmpty {
                 (pass.items, footprints) = overlaid(pass, footprints: footprints, batcher: batcher, updatedLayers: updatedLayers,
-                                                    rasterization: result.rasterization)
+                                                    rasterization: result.rasterization, reasonOfSurface: reasonOfSurface)
             }
             var phases: [DepthPhase]?
             // Depth-ordered only where an opaque item can hide others (or a group is resolved by depth):
@@ -322,8 +329,8 @@ package struct DrawListCompiler: Sendable {
 
     /// The pass's items with the tint quads of the active views after the items they tint (see
     /// `DebugVisualization`), and their footprints.
-    private func overlaid(_ pass: RenderPass, footprints: [PixelRect], batcher: Batcher,
-                          updatedLayers: Set<LayerID>, rasterization: RasterizedSurfaces) -> ([DrawItem], [PixelRect]) {
+    private func overlaid(_ pass: RenderPass, footprints: [PixelRect], batcher: Batcher, updatedLayers: Set<LayerID>,
+                          rasterization: RasterizedSurfaces, reasonOfSurface: [SurfaceID: OffscreenReason]) -> ([DrawItem], [PixelRect]) {
         var batchOfItem: [Int] = []
         if options.contains(.batches) {
             let plan = batcher.plan(pass.items, footprints: footprints)
@@ -345,8 +352,8 @@ package struct DrawListCompiler: Sendable {
             if options.contains(.blended) {
                 tints.append((OcclusionCuller.isOpaque(item) ? DebugVisualization.opaqueTint : DebugVisualization.blendedTint, 0.5))
             }
-            if options.contains(.offscreen), item.texture?.surface != nil {
-                tints.append((DebugVisualization.offscreenTint, 0.5))
+            if options.contains(.offscreen), let surface = item.texture?.surface {
+                tints.append((DebugVisualization.offscreenTint(for: reasonOfSurface[surface]), 0.5))
             }
             if options.contains(.batches) {
                 let palette = DebugVisualization.batchPalette

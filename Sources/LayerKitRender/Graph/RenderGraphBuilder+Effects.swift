@@ -32,8 +32,19 @@ import LayerKit
 extension RenderGraphBuilder {
     /// The largest Gaussian standard deviation a kernel pass runs at, in texels; wider blurs downsample.
     static let maximumSigmaTexels = 4.0
-    /// The most taps a box, morphology or motion kernel takes on each side.
+    /// The most taps a kernel takes on each side of a line (a Gaussian wider than the surface allows to
+    /// downsample, a box, a morphology, a motion blur).
     static let maximumKernelRadius = 64
+    /// The largest disc blur radius a pass runs at, in texels (wider discs downsample first).
+    static let maximumDiscRadius = 16
+    /// The longest length an effect takes, in target pixels: hostile radii and offsets (huge, infinite,
+    /// NaN) are cut to it, or to 0, before anything becomes a count of texels.
+    static let maximumEffectPixels = 4_096.0
+
+    /// `length` (target pixels) within 0…`maximumEffectPixels`; NaN is 0.
+    static func pixelLength(_ length: Double) -> Double {
+        length.isNaN ? 0 : min(max(length, 0), maximumEffectPixels)
+    }
 
     /// Whether `node` draws through `visitWithEffects`: it has a filter the renderer draws, or a shadow
     /// the analytic path cannot draw.
@@ -66,13 +77,14 @@ extension RenderGraphBuilder {
         let name = "layer \(node.id)"
 
         let castsShadow = ShadowShape.casts(node)
-        let shadowSigma = castsShadow ? Double(ShadowShape.sigma(forRadius: node.shadowRadius)) * pixelsPerUnit : 0
-        let shadowOffset = castsShadow ? Self.pixelOffset(toPixels, at: center, by: node.shadowOffset) : .zero
+        let shadowSigma = castsShadow ? Self.pixelLength(Double(ShadowShape.sigma(forRadius: node.shadowRadius)) * pixelsPerUnit) : 0
+        var shadowOffset = castsShadow ? Self.pixelOffset(toPixels, at: center, by: node.shadowOffset) : .zero
+        if !(abs(shadowOffset.x) <= Self.maximumEffectPixels && abs(shadowOffset.y) <= Self.maximumEffectPixels) { shadowOffset = .zero }
         let shadowMargin = castsShadow ? 3 * shadowSigma + Double(max(abs(shadowOffset.x), abs(shadowOffset.y))) : 0
 
         var filtered: EffectSurface?
         if !filters.isEmpty && !content.isEmpty {
-            let reach = filters.reduce(0) { $0 + $1.reach } * pixelsPerUnit
+            let reach = Self.pixelLength(filters.reduce(0) { $0 + $1.reach } * pixelsPerUnit)
             let shadowReach = castsShadow && node.shadowPath == nil ? 3 * shadowSigma : 0
             guard let rect = effectRect(of: content, growingBy: reach + shadowReach, margin: reach + shadowMargin) else { return }
             var surface = makeEffectSurface(rect, items: content, reason: .filter, name: "filters of \(name)", context: &context)
@@ -156,23 +168,25 @@ extension RenderGraphBuilder {
             return SIMD2(Float((h.x / h.z - Double(surface.rect.minX)) / Double(surface.rect.width)),
                          Float((h.y / h.z - Double(surface.rect.minY)) / Double(surface.rect.height)))
         }
+        /// A layer-space length in target pixels, within what an effect can use.
+        func px(_ length: Double) -> Double { Self.pixelLength(length * pixelsPerUnit) }
         /// A layer-space length in the surface's normalized space, along x and y.
         func normalized(length: Double) -> SIMD2<Float> {
-            SIMD2(Float(length * pixelsPerUnit / Double(surface.rect.width)), Float(length * pixelsPerUnit / Double(surface.rect.height)))
+            SIMD2(Float(px(length) / Double(surface.rect.width)), Float(px(length) / Double(surface.rect.height)))
         }
         switch filter {
         case .color(let matrix):
             surface.pendingMatrix = surface.pendingMatrix.map { $0.then(matrix) } ?? matrix
         case .gaussianBlur(let sigma):
-            gaussianBlur(&surface, sigmaPixels: sigma * pixelsPerUnit, reason: reason, name: "blur of \(name)", context: &context)
+            gaussianBlur(&surface, sigmaPixels: px(sigma), reason: reason, name: "blur of \(name)", context: &context)
         case .boxBlur(let radius):
-            separable(&surface, kind: .box, radiusPixels: Double(LayerFilter.boxHalfWidth(radius * pixelsPerUnit)), reason: reason,
+            separable(&surface, kind: .box, radiusPixels: Double(LayerFilter.boxHalfWidth(px(radius))), reason: reason,
                       name: "box blur of \(name)", context: &context)
         case .morphology(let maximum, let radius):
-            separable(&surface, kind: maximum ? .maximum : .minimum, radiusPixels: radius * pixelsPerUnit, reason: reason,
+            separable(&surface, kind: maximum ? .maximum : .minimum, radiusPixels: px(radius), reason: reason,
                       name: "morphology of \(name)", context: &context)
         case .discBlur(let radius):
-            var radiusTexels = radius * pixelsPerUnit
+            var radiusTexels = px(radius)
             guard radiusTexels >= 1 else { return }
             resolveMatrix(&surface, reason: reason, name: name, context: &context)
             // A disc is not separable: its taps grow with the square of the radius; wide discs downsample.
@@ -181,7 +195,8 @@ extension RenderGraphBuilder {
                                      name: "downsample for disc blur of \(name)", context: &context)
                 radiusTexels /= 2
             }
-            surface = kernelPass(surface, FilterKernel(kind: .disc, radius: Int(radiusTexels.rounded())), reason: reason,
+            // The disc's taps grow with the square of its radius: at most `maximumDiscRadius` texels.
+            surface = kernelPass(surface, FilterKernel(kind: .disc, radius: min(Int(radiusTexels.rounded()), Self.maximumDiscRadius)), reason: reason,
                                  name: "disc blur of \(name)", context: &context)
         case .zoomBlur(let center, let amount):
             let fraction = 1 - pow(0.98, min(max(amount, -1_000), 1_000))
@@ -208,7 +223,7 @@ extension RenderGraphBuilder {
         case .bloom(let radius, let intensity):
             resolveMatrix(&surface, reason: reason, name: name, context: &context)
             var glow = surface
-            gaussianBlur(&glow, sigmaPixels: radius * pixelsPerUnit, reason: reason, name: "bloom of \(name)", context: &context)
+            gaussianBlur(&glow, sigmaPixels: px(radius), reason: reason, name: "bloom of \(name)", context: &context)
             // The image, then its blur added over it at `intensity`, in one pass.
             var base = compositeItem(surface, at: Self.cgRect(surface.rect), tint: nil)
             base.blend = .sourceOver
@@ -221,7 +236,7 @@ extension RenderGraphBuilder {
             surface = kernelPass(surface, FilterKernel(kind: .copy, parameters: inputs), custom: kernel, reason: reason,
                                  name: "kernel '\(kernel.name)' of \(name)", context: &context)
         case .motionBlur(let sigma, let angle):
-            let sigmaPixels = sigma * pixelsPerUnit
+            let sigmaPixels = px(sigma)
             guard sigmaPixels > 0.05 else { return }
             resolveMatrix(&surface, reason: reason, name: "colour filters of \(name)", context: &context)
             // Core Image's angle is counterclockwise in its y-up space: up on screen is −y here.
@@ -246,10 +261,10 @@ extension RenderGraphBuilder {
         let sigmaX = sigmaPixels * Double(surface.size.width) / Double(surface.rect.width)
         let sigmaY = sigmaPixels * Double(surface.size.height) / Double(surface.rect.height)
         surface = kernelPass(surface, FilterKernel(kind: .gaussian, step: SIMD2(1, 0),
-                                                   radius: Int((3 * sigmaX).rounded(.up)), sigma: Float(sigmaX)),
+                                                   radius: min(Int((3 * sigmaX).rounded(.up)), Self.maximumKernelRadius), sigma: Float(sigmaX)),
                              reason: reason, name: "\(name) (x)", context: &context)
         surface = kernelPass(surface, FilterKernel(kind: .gaussian, step: SIMD2(0, 1),
-                                                   radius: Int((3 * sigmaY).rounded(.up)), sigma: Float(sigmaY)),
+                                                   radius: min(Int((3 * sigmaY).rounded(.up)), Self.maximumKernelRadius), sigma: Float(sigmaY)),
                              reason: reason, name: "\(name) (y)", context: &context)
     }
 

@@ -15,7 +15,9 @@ public struct DebugOptions: OptionSet, Hashable, Sendable {
     /// View: every drawn quad tinted half-way to red where it blends with what is under it, to green where
     /// it is opaque (it paints its pixels without reading them: an occluder).
     public static let blended = DebugOptions(rawValue: 1 << 0)
-    /// View: quads that composite an offscreen surface tinted half-way to yellow.
+    /// View: quads that composite an offscreen surface tinted half-way to the colour of why the surface
+    /// exists: yellow for group opacity, masks and rasterization, brown for shadows, violet for filters,
+    /// cyan for background filters, orange for compositing filters (`DebugVisualization.offscreenTint(for:)`).
     public static let offscreen = DebugOptions(rawValue: 1 << 1)
     /// View: an overdraw heat map over the frame — pixels shaded once (or not at all) untinted, twice
     /// blue, three times green, four times pink, five or more times red, at half strength. Counts the
@@ -119,6 +121,17 @@ package enum DebugVisualization {
     package static let blendedTint = SIMD3<Float>(1, 0, 0)
     package static let opaqueTint = SIMD3<Float>(0, 1, 0)
     package static let offscreenTint = SIMD3<Float>(1, 1, 0)
+
+    /// The offscreen view's tint for a surface made for `reason` (`offscreenTint` for the older reasons).
+    package static func offscreenTint(for reason: OffscreenReason?) -> SIMD3<Float> {
+        switch reason {
+        case .shadow: SIMD3(0.6, 0.35, 0.1)
+        case .filter: SIMD3(0.55, 0.1, 1)
+        case .backgroundFilter: SIMD3(0, 0.8, 1)
+        case .compositingFilter: SIMD3(1, 0.5, 0)
+        default: offscreenTint
+        }
+    }
     package static let flashTint = SIMD3<Float>(1, 0, 1)
     package static let rasterizeHitTint = SIMD3<Float>(0, 1, 0)
     package static let rasterizeMissTint = SIMD3<Float>(1, 0, 0)
