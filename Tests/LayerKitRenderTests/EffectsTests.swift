@@ -45,10 +45,15 @@ final class EffectsTests: XCTestCase {
     }
 
     func testReachIsHowFarAFilterSpreadsAPixel() {
-        XCTAssertEqual(LayerFilter.gaussianBlur(sigma: 4).reach, 12)
-        XCTAssertEqual(LayerFilter.morphology(maximum: true, radius: 5).reach, 5)
-        XCTAssertEqual(LayerFilter.morphology(maximum: false, radius: 5).reach, 0, "erosion never grows")
-        XCTAssertEqual(LayerFilter.color(.invert).reach, 0)
+        XCTAssertEqual(LayerFilter.gaussianBlur(sigma: 4).reach(pixelsPerUnit: 1), 12)
+        XCTAssertEqual(LayerFilter.gaussianBlur(sigma: 4).reach(pixelsPerUnit: 2), 24, "lengths are the layer's, on screen")
+        XCTAssertEqual(LayerFilter.morphology(maximum: true, radius: 5).reach(pixelsPerUnit: 1), 5)
+        XCTAssertEqual(LayerFilter.morphology(maximum: false, radius: 5).reach(pixelsPerUnit: 1), 0, "erosion never grows")
+        XCTAssertEqual(LayerFilter.color(.invert).reach(pixelsPerUnit: 1), 0)
+        // Hostile lengths are cut: a full-resolution kernel reaches no farther than its taps.
+        XCTAssertEqual(LayerFilter.morphology(maximum: true, radius: 1e30).reach(pixelsPerUnit: 1), 64)
+        XCTAssertEqual(LayerFilter.gaussianBlur(sigma: 5_000).reach(pixelsPerUnit: .infinity), 3 * 1_024)
+        XCTAssertEqual(LayerFilter.gaussianBlur(sigma: 5).reach(pixelsPerUnit: .nan), 0)
     }
 
     // MARK: Analytic shadow shapes

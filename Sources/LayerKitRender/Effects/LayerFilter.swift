@@ -105,16 +105,30 @@ package enum LayerFilter: Equatable, Sendable {
         return (width - 1) / 2
     }
 
-    /// How far the filter spreads a pixel, in layer units (the drawn area grows by it on every side).
-    package var reach: Double {
-        switch self {
-        case .gaussianBlur(let sigma), .motionBlur(let sigma, _): 3 * sigma
-        case .boxBlur(let radius): Double(Self.boxHalfWidth(radius))
-        case .morphology(let maximum, let radius): maximum ? radius : 0
-        case .discBlur(let radius): radius
-        case .bloom(let radius, _): 3 * radius
-        case .crystallize(_, let radius): radius
+    /// How far the filter spreads a pixel, in target pixels for a layer drawn at `pixelsPerUnit` (the drawn
+    /// area grows by it on every side). Lengths past `maximumPixels` are cut (hostile radii), and kernels
+    /// that run at full resolution reach no farther than their tap limit.
+    package func reach(pixelsPerUnit: Double) -> Double {
+        func px(_ length: Double) -> Double {
+            let pixels = length * pixelsPerUnit
+            return pixels.isNaN ? 0 : min(max(pixels, 0), Self.maximumPixels)
+        }
+        let taps = Double(Self.maximumTaps)
+        return switch self {
+        case .gaussianBlur(let sigma): 3 * px(sigma)
+        case .bloom(let radius, _): 3 * px(radius)
+        case .motionBlur(let sigma, _): min(3 * px(sigma), taps)
+        case .boxBlur(let radius): min(Double(Self.boxHalfWidth(px(radius))), taps)
+        case .morphology(let maximum, let radius): maximum ? min(px(radius), taps) : 0
+        case .discBlur(let radius): px(radius)
+        case .crystallize(_, let radius): px(radius)
         case .zoomBlur, .pixellate, .vibrance, .color, .custom: 0
         }
     }
+
+    /// The longest length an effect takes, in target pixels.
+    package static let maximumPixels = 1_024.0
+    /// The most taps a full-resolution kernel takes on each side (box, morphology, motion; Gaussians and
+    /// discs downsample instead).
+    package static let maximumTaps = 64
 }

@@ -38,7 +38,7 @@ extension RenderGraphBuilder {
         let toPixels = PlaneHomography(layerToPixels)
         guard let inverse = toPixels.inverted() else { return }
         let pixelsPerUnit = Self.pixelsPerUnit(toPixels, at: CGPoint(x: node.bounds.midX, y: node.bounds.midY))
-        let reach = Self.pixelLength(filters.reduce(0) { $0 + $1.reach } * pixelsPerUnit)
+        let reach = Self.pixelLength(filters.reduce(0) { $0 + $1.reach(pixelsPerUnit: pixelsPerUnit) })
 
         // The layer's footprint, as a draw of its bounds would have.
         let radii = Self.cornerRadii(of: node)

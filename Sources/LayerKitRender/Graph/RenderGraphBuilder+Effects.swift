@@ -10,7 +10,7 @@ import LayerKit
 /// content — its own draws unchanged, or with filters the composite of the filtered surface.
 /// Rules:
 /// - Filters: the subtree (drawn as usual, opacity and analytic clips included) goes to a surface
-///   (reason `filter`) grown by every filter's reach (`LayerFilter.reach`) in pixels, so blurs spread
+///   (reason `filter`) grown by every filter's reach (`LayerFilter.reach(pixelsPerUnit:)`), so blurs spread
 ///   past the layer as Core Image's do, and cut to the target grown by the same reach (nothing farther
 ///   can reach a visible pixel). Colour filters in a row compose into one matrix applied where the surface
 ///   is next read; each blur or morphology is one kernel pass per axis (`FilterKernel`); a Gaussian wider
@@ -34,12 +34,12 @@ extension RenderGraphBuilder {
     static let maximumSigmaTexels = 4.0
     /// The most taps a kernel takes on each side of a line (a Gaussian wider than the surface allows to
     /// downsample, a box, a morphology, a motion blur).
-    static let maximumKernelRadius = 64
+    static let maximumKernelRadius = LayerFilter.maximumTaps
     /// The largest disc blur radius a pass runs at, in texels (wider discs downsample first).
     static let maximumDiscRadius = 16
     /// The longest length an effect takes, in target pixels: hostile radii and offsets (huge, infinite,
     /// NaN) are cut to it, or to 0, before anything becomes a count of texels.
-    static let maximumEffectPixels = 4_096.0
+    static let maximumEffectPixels = LayerFilter.maximumPixels
 
     /// `length` (target pixels) within 0…`maximumEffectPixels`; NaN is 0.
     static func pixelLength(_ length: Double) -> Double {
@@ -84,7 +84,7 @@ extension RenderGraphBuilder {
 
         var filtered: EffectSurface?
         if !filters.isEmpty && !content.isEmpty {
-            let reach = Self.pixelLength(filters.reduce(0) { $0 + $1.reach } * pixelsPerUnit)
+            let reach = Self.pixelLength(filters.reduce(0) { $0 + $1.reach(pixelsPerUnit: pixelsPerUnit) })
             let shadowReach = castsShadow && node.shadowPath == nil ? 3 * shadowSigma : 0
             guard let rect = effectRect(of: content, growingBy: reach + shadowReach, margin: reach + shadowMargin) else { return }
             var surface = makeEffectSurface(rect, items: content, reason: .filter, name: "filters of \(name)", context: &context)
@@ -340,7 +340,7 @@ extension RenderGraphBuilder {
         }
         guard let first = footprints.first else { return nil }
         let whole = footprints.dropFirst().reduce(first) { $0.union($1) }
-        let pad = Int(min(reach, 16_384).rounded(.up)), border = Int(min(margin, 16_384).rounded(.up))
+        let pad = Int(Self.pixelLength(reach).rounded(.up)), border = Int(Self.pixelLength(margin).rounded(.up))
         let grown = PixelRect(minX: whole.minX - pad, minY: whole.minY - pad, maxX: whole.maxX + pad, maxY: whole.maxY + pad)
         let reachable = PixelRect(minX: -border, minY: -border, maxX: targetWidth + border, maxY: targetHeight + border)
         guard var rect = grown.intersection(reachable) else { return nil }
