@@ -32,7 +32,6 @@ final class EffectsTests: XCTestCase {
             return XCTFail("exposure is a colour matrix")
         }
         XCTAssertEqual(exposure.red, SIMD4(0.5, 0, 0, 0))
-        XCTAssertNil(LayerFilter(FilterValue(CIFilter(name: "CITemperatureAndTint")!)), "known to Core Image, not drawn")
         XCTAssertEqual(LayerFilter(FilterValue(CIFilter(name: "CIPixellate", parameters: ["inputCenter": CIVector(x: 4, y: 6)])!)),
                        .pixellate(center: CGPoint(x: 4, y: 6), scale: 8))
     }
@@ -54,6 +53,34 @@ final class EffectsTests: XCTestCase {
         XCTAssertEqual(LayerFilter.morphology(maximum: true, radius: 1e30).reach(pixelsPerUnit: 1), 64)
         XCTAssertEqual(LayerFilter.gaussianBlur(sigma: 5_000).reach(pixelsPerUnit: .infinity), 3 * 1_024)
         XCTAssertEqual(LayerFilter.gaussianBlur(sigma: 5).reach(pixelsPerUnit: .nan), 0)
+    }
+
+    // MARK: White balance
+
+    func testThePlanckianLocusPassesThroughKnownIlluminants() {
+        // CIE illuminant A is a Planckian radiator at 2856 K: xy (0.4476, 0.4074); 6500 K: (0.3135, 0.3236).
+        for (t, x, y) in [(2856.0, 0.4476, 0.4074), (6500.0, 0.3135, 0.3236)] {
+            let white = WhiteBalance.whitePoint(temperature: t, tint: 0)
+            let sum = white.x + white.y + white.z
+            XCTAssertEqual(white.x / sum, x, accuracy: 1e-3, "\(t) K")
+            XCTAssertEqual(white.y / sum, y, accuracy: 1e-3, "\(t) K")
+        }
+    }
+
+    func testTheNeutralsWhiteBecomesTheTargetsWhite() {
+        // M · (A⁻¹ · W_neutral) = A⁻¹ · W_target: the re-lit image shows the neutral illuminant's white as
+        // the target's.
+        let neutral = SIMD2(3500.0, 10.0), target = SIMD2(7000.0, -5.0)
+        let m = WhiteBalance.matrix(neutral: neutral, target: target)
+        let a = WhiteBalance.rgbToXYZ.inverse
+        let from = a * WhiteBalance.whitePoint(temperature: neutral.x, tint: neutral.y)
+        let to = a * WhiteBalance.whitePoint(temperature: target.x, tint: target.y)
+        let mapped = m * from
+        for i in 0..<3 { XCTAssertEqual(mapped[i], to[i], accuracy: 1e-9) }
+        // The same illuminant twice changes nothing.
+        let identity = WhiteBalance.matrix(neutral: neutral, target: neutral)
+        XCTAssertEqual(identity.rows.0.x, 1, accuracy: 1e-12)
+        XCTAssertEqual(identity.rows.1.x, 0, accuracy: 1e-12)
     }
 
     // MARK: Analytic shadow shapes

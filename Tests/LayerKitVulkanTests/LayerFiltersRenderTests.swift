@@ -195,13 +195,26 @@ final class LayerFiltersRenderTests: CARendererTestCase {
         temperature.setValue(3, forKey: "inputNoSuchKey")
         temperature.setValue(12, forKey: "inputNeutral")
         XCTAssertEqual(temperature.value(forKey: "inputNeutral") as? CIVector, CIVector(x: 5000, y: 0), "a refused value leaves the parameter")
-        let root = colorScene((0.2, 0.4, 0.6), filters: [temperature])
-        root.sublayers![0].backgroundFilters = [filter("CITemperatureAndTint")]
+        // Entries that are not filters, and a compositing mode Core Image has not.
+        let root = colorScene((0.2, 0.4, 0.6), filters: [])
+        root.sublayers![0].filters = ["CIColorInvert"]
+        root.sublayers![0].backgroundFilters = ["CIGaussianBlur"]
         root.sublayers![0].compositingFilter = "sparkleBlendMode"
         let image = try render(root)
         XCTAssertEqual(PixelRGBA(image, 20, 20), PixelRGBA(straight: 0.2, 0.4, 0.6, 1), "drawn as if unfiltered")
-        XCTAssertEqual(diagnostics.names.filter { $0.hasSuffix("Filter") || $0.hasPrefix("filter") || $0.contains("FilterParameter") }, ["unknownFilter", "invalidFilterParameter", "invalidFilterParameter", "filterNotDrawn",
-                                           "filterNotDrawn", "filterNotDrawn"])
+        XCTAssertEqual(diagnostics.names.filter { $0.hasSuffix("Filter") || $0.hasPrefix("filter") || $0.contains("FilterParameter") }, [
+            "unknownFilter", "invalidFilterParameter", "invalidFilterParameter", "filterNotDrawn", "filterNotDrawn", "filterNotDrawn",
+        ])
+    }
+
+    func testTemperatureAndTintCoolsAWarmNeutral() throws {
+        // Lit by 4000 K and shown as if by 6500 K: a grey turns bluer (blue up, red down).
+        let renderer = try makeRenderer()
+        renderer.layer = colorScene((0.5, 0.5, 0.5), filters: [
+            filter("CITemperatureAndTint", ["inputNeutral": CIVector(x: 4000, y: 0), "inputTargetNeutral": CIVector(x: 6500, y: 0)])])
+        let pixel = PixelRGBA(try renderFrame(renderer), 20, 20)
+        XCTAssertGreaterThan(pixel.b, 128 + 10, "\(pixel)")
+        XCTAssertLessThan(pixel.r, 128 - 10, "\(pixel)")
     }
 
     // MARK: Stylize and the rest

@@ -34,8 +34,13 @@ struct LayerKitFuzz: ParsableCommand {
                 renderer.beginFrame(atTime: t)
                 renderer.render()
                 renderer.endFrame()
-                let image = try renderer.snapshot()
-                failures += HostileTrees.problems(in: image, of: root).map { "seed \(seed) at t = \(t): \($0)" }
+                do {
+                    let image = try renderer.snapshot()
+                    failures += HostileTrees.problems(in: image, of: root).map { "seed \(seed) at t = \(t): \($0)" }
+                } catch {
+                    // A frame that did not render (logged by the renderer) fails the tree; the run goes on.
+                    failures.append("seed \(seed) at t = \(t): no frame: \(error)")
+                }
             }
             renderer.layer = nil
         }

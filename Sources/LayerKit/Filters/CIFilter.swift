@@ -58,7 +58,7 @@ public final class CIFilter: Hashable, CustomStringConvertible {
     public static let drawnFilters: Set<String> = [
         "CIGaussianBlur", "CIBoxBlur", "CIMotionBlur", "CIMorphologyMaximum", "CIMorphologyMinimum",
         "CIColorControls", "CIColorMatrix", "CIColorInvert", "CIColorMonochrome", "CISepiaTone", "CIHueAdjust", "CIExposureAdjust",
-        "CIDiscBlur", "CIZoomBlur", "CIPixellate", "CICrystallize", "CIVibrance", "CIBloom",
+        "CIDiscBlur", "CIZoomBlur", "CIPixellate", "CICrystallize", "CIVibrance", "CIBloom", "CITemperatureAndTint",
     ]
 
     /// The compositing filters the renderer draws in a layer's `compositingFilter` (every Core Image blend

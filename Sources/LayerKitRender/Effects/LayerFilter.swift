@@ -91,6 +91,11 @@ package enum LayerFilter: Equatable, Sendable {
         case "CISepiaTone": self = .color(.sepia(intensity: Float(number("inputIntensity", 1))))
         case "CIHueAdjust": self = .color(.hueRotation(Float(number("inputAngle", 0))))
         case "CIExposureAdjust": self = .color(.exposure(Float(number("inputEV", 0))))
+        case "CITemperatureAndTint":
+            let neutral = point("inputNeutral", CGPoint(x: 6500, y: 0)), target = point("inputTargetNeutral", CGPoint(x: 6500, y: 0))
+            let m = WhiteBalance.matrix(neutral: SIMD2(Double(neutral.x), Double(neutral.y)), target: SIMD2(Double(target.x), Double(target.y)))
+            func row(_ r: SIMD3<Double>) -> SIMD3<Float> { SIMD3(Float(r.x), Float(r.y), Float(r.z)) }
+            self = .color(ColorMatrix(rgb: (row(m.rows.0), row(m.rows.1), row(m.rows.2))))
         default: return nil
         }
     }
