@@ -72,6 +72,7 @@ extension RenderGraphBuilder {
         let innerOpacity = grouped ? 1 : inherited * ownOpacity
         let outerOpacity = grouped ? inherited * ownOpacity : 1
         var content: [DrawItem] = []
+        let beforeContent = OffscreenState(context)
         visit(node, localTime: localTime, parentSpace: parentSpace, opacity: innerOpacity, clip: clip,
               contentsFlipped: contentsFlipped, isolated: true, context: &context, into: &content)
         guard !content.isEmpty else { return }
@@ -146,9 +147,19 @@ extension RenderGraphBuilder {
                 settled = !context.isPatching && cachesGroup(node, parentSpace: parentSpace, context: context)
                 if settled { context.cacheUses.settledGroups.append(node.id) } else { context.cacheUses.unsettledGroups += 1 }
             }
-            if settled, visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: clip,
-                               contentsFlipped: contentsFlipped, cachedGroup: true, context: &context, into: &items) {
-                return
+            if settled {
+                // The cached group draws its subtree again (or reuses it): what drawing `content` added goes,
+                // or a layer rasterized inside would be drawn twice, the second time as a hit this very frame.
+                let afterContent = OffscreenState(context)
+                rollBack(to: beforeContent, context: &context)
+                if visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: clip,
+                                   contentsFlipped: contentsFlipped, cachedGroup: true, context: &context, into: &items) {
+                    return
+                }
+                // Declined: the content drawn above stands after all.
+                context.offscreen = afterContent.offscreen
+                context.rasterization = afterContent.rasterization
+                context.pageSurfaces = afterContent.pageSurfaces
             }
             guard let rect = packable ? whole : union(footprints).flatMap(surfaceRect) else { return }
             let surface = makeSurface(rect, items: content, reason: .groupOpacity, name: "group opacity of layer \(node.id)", context: &context)

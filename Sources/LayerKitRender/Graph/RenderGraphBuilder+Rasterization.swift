@@ -61,15 +61,13 @@ extension RenderGraphBuilder {
                 context.rasterization.reused[surface] = RasterizedSurface(entry: id, width: hit.width, height: hit.height)
             }
         } else {
-            let before = (context.offscreen, context.rasterization, context.pageSurfaces)
+            let before = OffscreenState(context)
             let reason: OffscreenReason = cachedGroup ? .groupOpacity : .rasterize
             switch drawBitmap(of: node, localTime: localTime, pixelScale: pixelScale, stamp: state.stamp, reason: reason,
                               contentsFlipped: contentsFlipped, context: &context) {
             case .declined, .empty:
                 // Drop what drawing the bitmap added (nested surfaces, nested cache entries).
-                let nested = context.rasterization.rendered.keys.filter { before.1.rendered[$0] == nil }
-                rasterizationCache.forget(nested.compactMap { context.rasterization.rendered[$0]?.entry })
-                (context.offscreen, context.rasterization, context.pageSurfaces) = before
+                rollBack(to: before, context: &context)
                 return false
             case let .drawn(drawn, drawnSurface):
                 context.rasterization.misses += 1
@@ -111,6 +109,30 @@ extension RenderGraphBuilder {
                              magnification: Self.filter(node.magnificationFilter))
         items.append(DrawItem(instance: instance, texture: binding, layer: node.id))
         return true
+    }
+
+    /// What drawing a subtree adds to a frame's offscreen work, saved so that a drawing thrown away can be
+    /// undone (`rollBack`).
+    struct OffscreenState {
+        var offscreen: OffscreenPasses
+        var rasterization: RasterizedSurfaces
+        var pageSurfaces: [Int: SurfaceID]
+
+        init(_ context: VisitContext) {
+            offscreen = context.offscreen
+            rasterization = context.rasterization
+            pageSurfaces = context.pageSurfaces
+        }
+    }
+
+    /// Undoes a drawing thrown away: its passes and surfaces, and the cache entries it stored (which this
+    /// frame would otherwise find as hits before the backend holds them).
+    func rollBack(to state: OffscreenState, context: inout VisitContext) {
+        let nested = context.rasterization.rendered.keys.filter { state.rasterization.rendered[$0] == nil }
+        rasterizationCache.forget(nested.compactMap { context.rasterization.rendered[$0]?.entry })
+        context.offscreen = state.offscreen
+        context.rasterization = state.rasterization
+        context.pageSurfaces = state.pageSurfaces
     }
 
     /// Keeps a bitmap just drawn into `surface` on a shared page, taking its pass out of the frame (the
