@@ -110,7 +110,9 @@ final class DebugOptionsTests: XCTestCase {
 
     func testOffscreenViewTintsEffectCompositesByReason() {
         // A filtered layer's composite is violet; a shadow's (a sublayer-shaped one, drawn offscreen) brown.
-        let scene = TinyScene()
+        // (Uncached: cached, both would composite a rasterized bitmap, yellow.)
+        var scene = TinyScene()
+        scene.cachesGroups = false
         let blurred = scene.layer(CGRect(x: 4, y: 4, width: 16, height: 16), TinyScene.red)
         blurred.filters = [CIFilter(name: "CIColorInvert")!]
         let holder = scene.layer(CGRect(x: 30, y: 30, width: 20, height: 20))

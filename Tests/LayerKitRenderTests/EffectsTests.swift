@@ -127,7 +127,8 @@ final class EffectsTests: XCTestCase {
     // MARK: Passes
 
     func testARoundedShadowNeedsNoPassAndAFilterChainItsKernels() {
-        let scene = TinyScene()
+        var scene = TinyScene()
+        scene.cachesGroups = false
         let card = scene.layer(CGRect(x: 4, y: 4, width: 20, height: 20), TinyScene.red)
         card.cornerRadius = 4
         card.shadowOpacity = 0.5
@@ -146,6 +147,12 @@ final class EffectsTests: XCTestCase {
         XCTAssertEqual(composite.instance.colorMatrix, .invert)
         // The blur grew the surface by 3σ = 6 px on every side of the 10×10 layer.
         XCTAssertEqual(graph.offscreenPasses.first?.target.width, 22)
+
+        // Cached (the default): the settled layer's passes draw a bitmap as well, which the frame samples.
+        scene.cachesGroups = true
+        let cached = scene.built()
+        XCTAssertEqual(cached.offscreenPasses.map(\.reason), [.filter, .filter, .filter, .filter, .rasterize])
+        XCTAssertEqual(cached.rasterization.rendered.count, 1)
     }
 }
 

@@ -8,6 +8,9 @@ struct TinyScene {
     let root: CALayer
     let width: Int
     let height: Int
+    /// Whether settled groups and effects are drawn from cached bitmaps (`RenderGraphBuilder.cachesGroups`);
+    /// off where a test counts the passes a frame draws from scratch.
+    var cachesGroups = true
 
     init(width: Int = 64, height: Int = 64) {
         self.width = width
@@ -43,8 +46,9 @@ struct TinyScene {
     func built() -> RenderGraph {
         var tree = RenderTree()
         tree.apply(CommitPacket.snapshot(of: root))
-        let builder = RenderGraphBuilder(targetWidth: width, targetHeight: height,
+        var builder = RenderGraphBuilder(targetWidth: width, targetHeight: height,
                                          viewport: CGRect(x: 0, y: 0, width: width, height: height), scale: 1)
+        builder.cachesGroups = cachesGroups
         return builder.build(tree: tree, root: root.layerID)
     }
 

@@ -29,7 +29,7 @@ final class CustomKernelRenderTests: CARendererTestCase {
         assertPixels(image, "swap", tolerance: 1) { x, y in
             (10..<30).contains(x) && (10..<30).contains(y) ? PixelRGBA(straight: 0.4, 0.4, 0.2, 0.5) : .clear
         }
-        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.filter, .filter])
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.filter, .filter, .rasterize], "content, kernel, cached bitmap")
     }
 
     func testPositionIsTheFilteredSurfacesPixel() throws {

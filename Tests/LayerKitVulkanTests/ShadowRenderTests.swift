@@ -148,7 +148,9 @@ final class ShadowRenderTests: CARendererTestCase {
             if (22..<34).contains(x) && (14..<24).contains(y) { return .black }
             return .clear
         }
-        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.shadow])
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.shadow, .rasterize], "the shadow, then the cached bitmap")
+        _ = try renderFrame(renderer, atTime: 1)
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [], "unchanged: the cached bitmap alone")
     }
 
     func testABlurredGeneralShadowMatchesTheAnalyticOne() throws {
@@ -193,7 +195,7 @@ final class ShadowRenderTests: CARendererTestCase {
             Probe("inside", 15, 15, .black), Probe("inside near the hypotenuse", 28, 20, .black),
             Probe("outside beyond the hypotenuse", 40, 40, .clear), Probe("outside above", 20, 5, .clear),
         ])
-        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.shadow])
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.shadow, .rasterize])
     }
 
     func testAShadowIsInsideItsLayersOpacityGroup() throws {

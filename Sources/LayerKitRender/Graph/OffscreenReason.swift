@@ -11,6 +11,7 @@ public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStr
     case mask
     /// A `shouldRasterize` layer whose cached bitmap is missing or out of date: its subtree is drawn into
     /// the bitmap, which this frame and later ones composite (`RenderGraphBuilder+Rasterization.swift`).
+    /// Also a settled layer with filters or an offscreen shadow, whose bitmap holds the effects' results.
     case rasterize
     /// A layer's shadow that is not a rect or rounded rect (`ShadowShape`): the layer's alpha (or its
     /// `shadowPath`) drawn into a surface, blurred by kernel passes, and composited tinted and offset

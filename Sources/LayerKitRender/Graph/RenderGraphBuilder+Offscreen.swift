@@ -205,7 +205,7 @@ extension RenderGraphBuilder {
 
     /// Whether the group `node` is drawn from a cached bitmap (`RasterizationCache+Groups.swift`): its
     /// map to the target is affine and the cache finds it settled.
-    private func cachesGroup(_ node: RenderNode, parentSpace: CATransform3D, context: VisitContext) -> Bool {
+    func cachesGroup(_ node: RenderNode, parentSpace: CATransform3D, context: VisitContext) -> Bool {
         guard cachesGroups else { return false }
         let map = PlaneHomography(CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap)
         guard abs(map.r0.z) < 1e-12, abs(map.r1.z) < 1e-12, map.r2.z > 1e-12 else { return false }

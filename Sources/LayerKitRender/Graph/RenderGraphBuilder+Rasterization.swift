@@ -20,7 +20,8 @@ import LayerKit
 /// Cached groups (`RasterizationCache+Groups.swift`) take the same path with `cachedGroup`: scale 1
 /// instead of `rasterizationScale`, nearest sampling whatever the layer's filters (SCENES.md allows it
 /// for groups; a group at a whole-pixel offset then comes through exactly), and reason `groupOpacity`
-/// for the pass that first draws the bitmap.
+/// for the pass that first draws the bitmap. A settled layer with filters or a shadow drawn offscreen is
+/// cached the same way (`bitmapReason` `rasterize`: its bitmap holds the effects' results).
 /// Kept bitmaps live on shared pages (`RasterizationCache+Pages.swift`) when they fit and their draws
 /// sample no surface or atlas: the composite samples the page (its uv in page pixels until the frame
 /// ends, `finishPages`), and the bitmap's own pass is folded into the page's.
@@ -33,7 +34,8 @@ extension RenderGraphBuilder {
     /// Draws `node` through the rasterization cache; false when it declines (the caller then draws the
     /// layer as usual). See the extension's contract.
     func visitRasterized(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
-                         clip: Clip?, contentsFlipped: Bool, cachedGroup: Bool = false, context: inout VisitContext,
+                         clip: Clip?, contentsFlipped: Bool, cachedGroup: Bool = false, bitmapReason: OffscreenReason? = nil,
+                         context: inout VisitContext,
                          into items: inout [DrawItem]) -> Bool {
         let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
         let homography = PlaneHomography(toPixels)
@@ -62,7 +64,7 @@ extension RenderGraphBuilder {
             }
         } else {
             let before = OffscreenState(context)
-            let reason: OffscreenReason = cachedGroup ? .groupOpacity : .rasterize
+            let reason: OffscreenReason = bitmapReason ?? (cachedGroup ? .groupOpacity : .rasterize)
             switch drawBitmap(of: node, localTime: localTime, pixelScale: pixelScale, stamp: state.stamp, reason: reason,
                               contentsFlipped: contentsFlipped, context: &context) {
             case .declined, .empty:

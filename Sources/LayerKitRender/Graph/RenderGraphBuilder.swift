@@ -298,6 +298,19 @@ package struct RenderGraphBuilder {
             return
         }
         if !effectsDrawn && Self.needsEffectPasses(node) {
+            // A settled layer's filters and shadow are drawn once into a cached bitmap and composited from
+            // it while nothing in its subtree changes (as a settled group's are: `cachesGroup`).
+            if !isolated && context.isolationDepth == 0 && node.backgroundFilters.isEmpty && cachesGroups {
+                context.cacheQuestions += 1
+                let settled = !context.isPatching && cachesGroup(node, parentSpace: parentSpace, context: context)
+                if settled { context.cacheUses.settledGroups.append(node.id) } else { context.cacheUses.unsettledGroups += 1 }
+                context.isolationDepth += 1
+                let cached = settled && visitRasterized(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited,
+                                                        clip: inheritedClip, contentsFlipped: contentsFlipped, cachedGroup: true,
+                                                        bitmapReason: .rasterize, context: &context, into: &items)
+                context.isolationDepth -= 1
+                if cached { return }
+            }
             context.isolationDepth += 1
             visitWithEffects(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,
                              contentsFlipped: contentsFlipped, isolated: isolated, context: &context, into: &items)
