@@ -42,7 +42,7 @@ struct SceneAim {
         case "ui":
             [SceneAim(figure: "draw_calls", limit: 20, inclusive: true, summary: "a HUD of ~330 interleaved layers in tens of draw calls")]
         case "effects":
-            [SceneAim(figure: "offscreen_passes_max", limit: 10, inclusive: true,
+            [SceneAim(figure: "offscreen_passes_max", limit: 8, inclusive: true,
                       summary: "200 rounded shadows analytic (no pass); 20 blurs and 10 backdrops packed, one pass per step each")]
         case "gradients":
             [SceneAim(figure: "draw_calls", limit: 4, inclusive: true, summary: "1,000 gradients of three kinds batched with other untextured draws")]

@@ -10,8 +10,10 @@ import LayerKit
 ///   (0.95, 0.95, 0.97), corner radius 8, with a rounded-rect shadow (black, opacity 0.5, radius 4,
 ///   offset (0, 3)): all 200 are analytic, no offscreen pass.
 /// - 20 blurred tiles: tile `k = i mod 16` of the atlas, 56×56 at `(32 + 62i, 300)`, with a
-///   `CIGaussianBlur` whose `inputRadius` breathes between 0 and 8 (additive sine of amplitude 4 about 4,
-///   period 2 s, phase i/20) — every tile's blur is redrawn every frame.
+///   `CIGaussianBlur` whose `inputRadius` breathes between 1 and 4 (additive sine of amplitude 1.5 about
+///   2.5, period 2 s, phase i/20) — every tile's blur is redrawn every frame, always at full resolution
+///   (a radius past 4 would add a downsampling pass at some times and not others, and the scene's
+///   counters would depend on when frames fall).
 /// - 10 frosted panels: 80×120 at `(20 + 126j, 560)`, white at alpha 0.25, corner radius 12, with
 ///   `backgroundFilters = [CIGaussianBlur radius 10]`, bobbing ±6 px in y (period 3 s, phase j/10). They
 ///   stay more than the blur's reach (3σ = 30 px) apart, so no panel's backdrop holds another panel
@@ -64,8 +66,8 @@ public final class EffectsScene: BenchmarkScene {
             let k = i % 16
             tile.contents = atlas
             tile.contentsRect = CGRect(x: CGFloat(k % 4) * 0.25, y: CGFloat(k / 4) * 0.25, width: 0.25, height: 0.25)
-            tile.filters = [CIFilter(name: "CIGaussianBlur", parameters: ["inputRadius": 4])!]
-            tile.add(PeriodicMotion.sine("filters.CIGaussianBlur.inputRadius", amplitude: 4, period: 2, phase: Double(i) / 20,
+            tile.filters = [CIFilter(name: "CIGaussianBlur", parameters: ["inputRadius": 2.5])!]
+            tile.add(PeriodicMotion.sine("filters.CIGaussianBlur.inputRadius", amplitude: 1.5, period: 2, phase: Double(i) / 20,
                                          startTime: startTime), forKey: "breathe")
             root.addSublayer(tile)
             blurred.append(tile)
