@@ -11,6 +11,8 @@ package enum LayerRenderKind: String, Sendable {
     case gradient
     /// `CATransformLayer`: draws nothing; its sublayers join the superlayer's 3D rendering context.
     case transform
+    /// `CAReplicatorLayer`: its sublayers are drawn once per instance.
+    case replicator
 
     /// The committed key under which the kind travels (as its raw value).
     package static let propertyKey = "renderKind"

@@ -492,13 +492,25 @@ package struct RenderGraphBuilder {
 
         for index in firstOwnItem..<items.count where items[index].layer == nil { items[index].layer = node.id }
 
-        // Sublayers, back to front by zPosition (stable).
-        if !node.sublayers.isEmpty {
-            let sublayerSpace = CATransform3DConcat(Self.sublayerSpaceTransform(of: node), toPixels)
+        // Sublayers, back to front by zPosition (stable); a replicator's once per instance
+        // (`ReplicatorInstances`), each instance's draws tinted by its colour.
+        let replicas = ReplicatorInstances(of: node)
+        // A replicated subtree's draws are not one layer's: it is redrawn whole, never patched in part.
+        if replicas != nil { context.isolationDepth += 1 }
+        defer { if replicas != nil { context.isolationDepth -= 1 } }
+        for replica in replicas?.instances ?? [.original] where !node.sublayers.isEmpty {
+            let sublayerSpace = CATransform3DConcat(CATransform3DConcat(replica.transform, Self.sublayerSpaceTransform(of: node)), toPixels)
+            let firstReplicated = items.count
+            defer {
+                if replica.colorMultiplier != SIMD4(repeating: 1) {
+                    for index in firstReplicated..<items.count { items[index].instance.color *= replica.colorMultiplier }
+                }
+            }
+            let instanceTime = localTime - replica.delay
             let tree = context.tree
             let committedNode = context.generation != 0 ? tree[node.id] : nil
             let presentedChildren = node.sublayers.compactMap { tree[$0] }.map { committed -> (committed: RenderNode, presented: RenderNode, time: Double) in
-                let (child, childTime) = presented(committed, parentTime: localTime, context: &context)
+                let (child, childTime) = presented(committed, parentTime: instanceTime, context: &context)
                 return (committed, child, childTime)
             }
             let children = Self.backToFront(presentedChildren, zPosition: { $0.presented.zPosition })
