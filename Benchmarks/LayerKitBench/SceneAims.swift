@@ -44,6 +44,9 @@ struct SceneAim {
         case "effects":
             [SceneAim(figure: "offscreen_passes_max", limit: 8, inclusive: true,
                       summary: "200 rounded shadows analytic (no pass); 20 blurs and 10 backdrops packed, one pass per step each")]
+        case "replicated":
+            [SceneAim(figure: "instances", limit: 3_072, inclusive: true, summary: "16 × 64 instances of a 3-layer subtree"),
+             SceneAim(figure: "draw_calls", limit: 1, inclusive: true, summary: "3,072 replicated instances in one draw call")]
         case "gradients":
             [SceneAim(figure: "draw_calls", limit: 4, inclusive: true, summary: "1,000 gradients of three kinds batched with other untextured draws")]
         default:

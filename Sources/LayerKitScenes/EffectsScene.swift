@@ -6,24 +6,29 @@ import LayerKit
 ///
 /// - Background: a 2560×720 layer showing `atlas.png` stretched, scrolling left 1280 px every 12.8 s
 ///   (a sawtooth of `position.x`), so everything behind the panels changes every frame.
-/// - 200 cards, 20 columns × 10 rows: card `(r, c)` 48×40 at `(8 + 64c, 16 + 70r)`, near-white
-///   (0.95, 0.95, 0.97), corner radius 8, with a rounded-rect shadow (black, opacity 0.5, radius 4,
-///   offset (0, 3)): all 200 are analytic, no offscreen pass.
-/// - 20 blurred tiles: tile `k = i mod 16` of the atlas, 56×56 at `(32 + 62i, 300)`, with a
+/// - 200 cards, 25 columns × 8 rows: card `(r, c)` 40×36 at `(6 + 51c, y_r)`, `y_r = 12 + 58r` for the
+///   four rows above the tiles and `380 + 58(r − 4)` for the four below, near-white (0.95, 0.95, 0.97),
+///   corner radius 8, with a rounded-rect shadow (black, opacity 0.5, radius 4, offset (0, 3)): all 200
+///   are analytic, no offscreen pass. The tiles and the panels each keep to a band where the same cards
+///   are within their blur's reach whatever the time, so the scene's counters do not depend on when
+///   frames fall.
+/// - 20 blurred tiles: tile `k = i mod 16` of the atlas, 36×36 at `(14 + 64i, 286)` (never touching one
+///   another, blur included), with a
 ///   `CIGaussianBlur` whose `inputRadius` breathes between 1 and 4 (additive sine of amplitude 1.5 about
 ///   2.5, period 2 s, phase i/20) — every tile's blur is redrawn every frame, always at full resolution
 ///   (a radius past 4 would add a downsampling pass at some times and not others, and the scene's
 ///   counters would depend on when frames fall).
-/// - 10 frosted panels: 80×120 at `(20 + 126j, 560)`, white at alpha 0.25, corner radius 12, with
-///   `backgroundFilters = [CIGaussianBlur radius 10]`, bobbing ±6 px in y (period 3 s, phase j/10). They
-///   stay more than the blur's reach (3σ = 30 px) apart, so no panel's backdrop holds another panel
-///   (their passes can share targets; panels that did would each wait for the one below), and within
-///   the bob the same cards lie within reach, so the scene's counters do not depend on time.
+/// - 10 frosted panels: 80×120 at `(20 + 126j, 590)`, white at alpha 0.25, corner radius 12, with
+///   `backgroundFilters = [CIGaussianBlur radius 10]`, over the scrolling background (they stay put: a
+///   moving panel's backdrop region would change by a few quads how many of the cards behind it the depth
+///   test culls, and the scene's counters would depend on when frames fall). They are more than the
+///   blur's reach (3σ = 30 px) apart, so no panel's backdrop holds another panel (their passes share
+///   targets; panels that did would each wait for the one below).
 /// All motion is render-thread animation; nothing updates per frame.
 public final class EffectsScene: BenchmarkScene {
     public static let name = "effects"
-    public static let cardRows = 10
-    public static let cardColumns = 20
+    public static let cardRows = 8
+    public static let cardColumns = 25
     public static let blurredCount = 20
     public static let panelCount = 10
 
@@ -49,7 +54,8 @@ public final class EffectsScene: BenchmarkScene {
         for r in 0..<Self.cardRows {
             for c in 0..<Self.cardColumns {
                 let card = CALayer()
-                BenchmarkScenes.place(card, topLeft: CGPoint(x: 8 + 64 * c, y: 16 + 70 * r), size: CGSize(width: 48, height: 40))
+                let y = r < 4 ? 12 + 58 * r : 380 + 58 * (r - 4)
+                BenchmarkScenes.place(card, topLeft: CGPoint(x: 6 + 51 * c, y: y), size: CGSize(width: 40, height: 36))
                 card.backgroundColor = CGColor(red: 0.95, green: 0.95, blue: 0.97, alpha: 1)
                 card.cornerRadius = 8
                 card.shadowOpacity = 0.5
@@ -62,7 +68,7 @@ public final class EffectsScene: BenchmarkScene {
 
         for i in 0..<Self.blurredCount {
             let tile = CALayer()
-            BenchmarkScenes.place(tile, topLeft: CGPoint(x: 32 + 62 * i, y: 300), size: CGSize(width: 56, height: 56))
+            BenchmarkScenes.place(tile, topLeft: CGPoint(x: 14 + 64 * i, y: 286), size: CGSize(width: 36, height: 36))
             let k = i % 16
             tile.contents = atlas
             tile.contentsRect = CGRect(x: CGFloat(k % 4) * 0.25, y: CGFloat(k / 4) * 0.25, width: 0.25, height: 0.25)
@@ -76,15 +82,12 @@ public final class EffectsScene: BenchmarkScene {
 
         for j in 0..<Self.panelCount {
             let panel = CALayer()
-            BenchmarkScenes.place(panel, topLeft: CGPoint(x: 20 + 126 * j, y: 560), size: CGSize(width: 80, height: 120))
+            BenchmarkScenes.place(panel, topLeft: CGPoint(x: 20 + 126 * j, y: 590), size: CGSize(width: 80, height: 120))
             panel.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 0.25)
             panel.cornerRadius = 12
             panel.backgroundFilters = [CIFilter(name: "CIGaussianBlur", parameters: ["inputRadius": 10])!]
-            panel.add(PeriodicMotion.sine("position.y", amplitude: 6, period: 3, phase: Double(j) / 10, startTime: startTime),
-                      forKey: "bob")
             root.addSublayer(panel)
             panels.append(panel)
-            animated.append(panel)
         }
     }
 
