@@ -52,6 +52,8 @@ package enum CommittedCustomValues {
         case let path as CGMutablePath: return .some(path.copy().map(AnimatableValue.path))
         // A tiled layer's drawn tiles: an immutable value made for the render server.
         case let tiles as TiledContents: return .some(.discrete(DiscreteValue(tiles)))
+        // An emitter's cells: immutable values made when they were set.
+        case let cells as EmitterCells: return .some(.discrete(DiscreteValue(cells)))
         case let flag as Bool: return .some(.discrete(DiscreteValue(flag)))
         case let string as String: return .some(.discrete(DiscreteValue(string)))
         case let enumeration as any RawRepresentable:

@@ -13,6 +13,8 @@ package enum LayerRenderKind: String, Sendable {
     case transform
     /// `CAReplicatorLayer`: its sublayers are drawn once per instance.
     case replicator
+    /// `CAEmitterLayer`: its particles are worked out and drawn by the render server.
+    case emitter
 
     /// The committed key under which the kind travels (as its raw value).
     package static let propertyKey = "renderKind"

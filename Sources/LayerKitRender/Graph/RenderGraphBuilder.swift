@@ -77,6 +77,9 @@ package struct RenderGraphBuilder {
         /// Whether the frame drew a tiled layer's tiles (whose fade-in follows the frame time, not
         /// commits: such a frame is not retained, `RetainedFrame`).
         package var drewTiledContents = false
+        /// Whether the frame drew an emitter's particles (they move with the frame time alone: the next
+        /// frame differs, and such a frame is not retained).
+        package var emitting = false
         /// Whether the frame drew a background filter's backdrop (a copy of what other subtrees drew: such
         /// a frame is not retained, `RetainedFrame`).
         package var drewBackdrop = false
@@ -459,6 +462,33 @@ package struct RenderGraphBuilder {
             items.append(DrawItem(instance: instance(quad: shape.rect, color: SIMD4(repeating: Float(opacity)), shape: shape.rect,
                                                      shapeRadii: .zero, flags: [.textured], clip: ownClipFields),
                                   texture: TextureBinding(image: shape.image)))
+        }
+
+        // An emitter's particles, over the contents and under the sublayers (`EmitterParticles`).
+        if let emitter = EmitterParticles(of: node, at: localTime) {
+            context.animations.emitting = true
+            for particle in emitter.particles {
+                // The particle's own space: centred on it, turned by its angle.
+                let particleToLayer = CATransform3DConcat(CATransform3DMakeRotation(CGFloat(particle.angle), 0, 0, 1),
+                                                          CATransform3DMakeTranslation(particle.center.x, particle.center.y, 0))
+                let particleToPixels = CATransform3DConcat(particleToLayer, toPixels)
+                let half = CGSize(width: particle.size.width / 2, height: particle.size.height / 2)
+                let rect = CGRect(x: -half.width, y: -half.height, width: particle.size.width, height: particle.size.height)
+                let crop = particle.contentsRect
+                var draw = LayerInstance(localToClip: Self.columnMajor(CATransform3DConcat(particleToPixels, pixelToClip)),
+                                         quad: Self.vector(rect), uv: SIMD4(Float(crop.minX), Float(crop.minY), Float(crop.maxX), Float(crop.maxY)),
+                                         color: particle.color * Float(opacity), shape: Self.vector(rect), flags: [.textured])
+                if let clip = ownClip {
+                    let fields = clipInstanceFields(clip, localToPixels: PlaneHomography(particleToPixels.planeMap))
+                    draw.clipFromLocal = fields.fields
+                    draw.clipRect = Self.vector(fields.rect)
+                    draw.clipRadii = fields.radii
+                    draw.flags.insert(.clip)
+                }
+                items.append(DrawItem(instance: draw, texture: TextureBinding(image: particle.image, minification: Self.filter(particle.minification),
+                                                                              magnification: Self.filter(particle.magnification)),
+                                      blend: emitter.additive ? .compositing(.addition) : .sourceOver, layer: node.id))
+            }
         }
 
         /// A contents transition inside the bounds. Moving types travel the bounds' width or height;

@@ -237,7 +237,7 @@ package struct FrameProducer: Sendable {
         }
         // Tiles fade in by the frame time (and are remembered only while drawn), and a 3D context's
         // planes are sorted and split together: patching layer by layer would miss both.
-        if state.drewTiledContents || state.drewRenderingContext3D || state.drewBackdrop { retained = nil }
+        if state.drewTiledContents || state.drewRenderingContext3D || state.drewBackdrop || state.emitting { retained = nil }
         let compileEnd = StageClock.now()
         graph.statistics.cpuTime.commitApply = StageClock.seconds(commitApplyNanoseconds)
         graph.statistics.commitsApplied = commitsApplied
@@ -261,7 +261,7 @@ package struct FrameProducer: Sendable {
             tree.removeAnimations(ids, from: layer, onlyIfRemovedOnCompletion: true)
         }
         hasPendingChanges = false
-        isAnimating = state.tilesFading || tree.hasAnimations(excludingFinished: stopped, among: members)
+        isAnimating = state.tilesFading || state.emitting || tree.hasAnimations(excludingFinished: stopped, among: members)
         return (graph, events)
     }
 }
