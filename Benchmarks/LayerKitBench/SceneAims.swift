@@ -47,6 +47,8 @@ struct SceneAim {
         case "replicated":
             [SceneAim(figure: "instances", limit: 3_072, inclusive: true, summary: "16 × 64 instances of a 3-layer subtree"),
              SceneAim(figure: "draw_calls", limit: 1, inclusive: true, summary: "3,072 replicated instances in one draw call")]
+        case "particles":
+            [SceneAim(figure: "draw_calls", limit: 2, inclusive: true, summary: "20,000 particles of two cells, one draw call per cell image")]
         case "gradients":
             [SceneAim(figure: "draw_calls", limit: 4, inclusive: true, summary: "1,000 gradients of three kinds batched with other untextured draws")]
         default:

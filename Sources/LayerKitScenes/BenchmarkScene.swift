@@ -57,7 +57,7 @@ public enum BenchmarkScenes {
     /// Every scene, in SCENES.md's order, then LayerKit's own.
     public static let all: [any BenchmarkScene.Type] = [
         CityScene.self, StackScene.self, TranslucentScene.self, GroupsScene.self, LiveGroupsScene.self,
-        CubeScene.self, BigScene.self, GradientsScene.self, EmptyScene.self, UIScene.self, EffectsScene.self, ReplicatedScene.self,
+        CubeScene.self, BigScene.self, GradientsScene.self, EmptyScene.self, UIScene.self, EffectsScene.self, ReplicatedScene.self, ParticlesScene.self,
     ]
 
     /// The scene type named `name` (SCENES.md's names: `city`, `groups_live`, …), or nil.

@@ -26,7 +26,7 @@ final class BenchmarkSceneTests: XCTestCase {
 
     func testEveryNamedSceneIsInTheCatalogue() {
         XCTAssertEqual(BenchmarkScenes.all.map { $0.name }, ["city", "stack", "translucent", "groups", "groups_live", "cube", "big",
-                                                          "gradients", "empty", "ui", "effects", "replicated"])
+                                                          "gradients", "empty", "ui", "effects", "replicated", "particles"])
         XCTAssertEqual(BenchmarkScenes.scene(named: "groups_live").map(ObjectIdentifier.init), ObjectIdentifier(LiveGroupsScene.self))
         XCTAssertNil(BenchmarkScenes.scene(named: "groups-live"))
     }
@@ -35,7 +35,7 @@ final class BenchmarkSceneTests: XCTestCase {
         let expected: [String: Int] = ["city": 6_000, "stack": 64, "translucent": 2_000, "groups": 1_200, "groups_live": 1_200,
                                        "cube": 11, "big": 100_000, "gradients": 1_000, "empty": 1,
                                        "ui": 1 + 6 * 12 * 3 + 1 + 1 + 5 + 1 + 12 + 8,
-                                       "effects": 1 + 200 + 20 + 10, "replicated": 5]
+                                       "effects": 1 + 200 + 20 + 10, "replicated": 5, "particles": 1]
         for type in BenchmarkScenes.all {
             let scene = type.init(startTime: 1000)
             XCTAssertEqual(scene.layerCount, expected[type.name], type.name)

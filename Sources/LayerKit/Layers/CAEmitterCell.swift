@@ -106,10 +106,7 @@ package struct EmitterCellValue: Sendable, Equatable {
     }
 }
 
-/// The cells of an emitter layer as a commit carries them, and when they were set (particles are born
-/// from then on).
+/// The cells of an emitter layer as a commit carries them.
 package struct EmitterCells: Sendable, Equatable {
     package var cells: [EmitterCellValue]
-    /// `CACurrentMediaTime()` when the cells were set: the emitter's time 0.
-    package var startTime: Double
 }

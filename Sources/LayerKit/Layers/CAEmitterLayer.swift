@@ -2,14 +2,15 @@ import Foundation
 
 /// A particle system: Core Animation's `CAEmitterLayer`, emitting the particles of its `emitterCells`.
 ///
-/// Particles are not layers: the render server works each one out from the emitter's time in closed
-/// form — born at a steady rate from the time the cells were set, moving by its velocity and
+/// Particles are not layers: the render server works each one out from the layer's local time in closed
+/// form — born at a steady rate from local time 0, moving by its velocity and
 /// acceleration, turning by its spin, growing by its scale speed, changing colour by its speeds — so a
 /// frame is the same for the same `seed` and time, whatever frames came before. Each particle's spreads
 /// (the cells' ranges) are drawn from a hash of the seed, the cell and the particle's number. Particles
 /// draw over the layer's background and contents and under its sublayers, in the layer's space,
 /// `renderMode` deciding the order (`oldestFirst`, `oldestLast`, `backToFront` as oldest first) and
-/// whether they add up (`additive`).
+/// whether they add up (`additive`). As in Core Animation, an emitter whose local time is far from 0
+/// shows its steady state at once; set `beginTime = CACurrentMediaTime()` to start it empty now.
 /// Emitter shapes: `point`; `line` (along x, `emitterSize.width` long); `rectangle` and `cuboid`
 /// (`emitterSize`); `circle` and `sphere` (radius `emitterSize.width / 2`). Modes: `points` and `volume`
 /// and `surface` emit from anywhere inside the shape, `outline` from its edge.
@@ -25,13 +26,12 @@ open class CAEmitterLayer: CALayer {
         super.init(layer: layer)
     }
 
-    /// The cells emitted. Setting takes a snapshot of them, and particles are born from then on.
+    /// The cells emitted. Setting takes a snapshot of them (change a cell, then set the array again).
     public var emitterCells: [CAEmitterCell]? {
         get { cellObjects }
         set {
             cellObjects = newValue
-            setValue(EmitterCells(cells: (newValue ?? []).map(EmitterCellValue.init), startTime: CACurrentMediaTime()),
-                     forKey: "emitterCells")
+            setValue(EmitterCells(cells: (newValue ?? []).map(EmitterCellValue.init)), forKey: "emitterCells")
         }
     }
     private var cellObjects: [CAEmitterCell]?

@@ -3,8 +3,8 @@ import LayerKit
 
 /// The live particles of a `CAEmitterLayer` at one time, worked out in closed form.
 ///
-/// Input: a (presented) emitter node's committed cells (`EmitterCells`: values and the time they were set)
-/// and properties (multipliers, shape, mode, render mode, seed), and the frame's time.
+/// Input: a (presented) emitter node's committed cells (`EmitterCells`) and properties (multipliers,
+/// shape, mode, render mode, seed), and the layer's local time t (particles are born from t = 0).
 /// Output: every live particle of every enabled cell with an image: its centre, angle, size and
 /// premultiplied colour, in the order drawn (`renderMode`).
 /// Algorithm: with rate r = cell.birthRate × layer.birthRate, particle k of a cell is born at age 0 at
@@ -35,8 +35,10 @@ package struct EmitterParticles {
     package var particles: [Particle] = []
     /// Whether particles blend additively (`renderMode` additive).
     package var additive = false
+    /// Whether a later frame may differ: particles live, or a cell still emits.
+    package var isActive = false
 
-    /// The particles of `node` at absolute time `time`, or nil when it is no emitter.
+    /// The particles of `node` at its local time `time`, or nil when it is no emitter.
     package init?(of node: RenderNode, at time: Double) {
         guard node.renderKind == .emitter else { return nil }
         let properties = node.customProperties
@@ -60,7 +62,7 @@ package struct EmitterParticles {
         let render = properties.string("renderMode") ?? "unordered"
         additive = render == "additive"
         let seed = UInt64(max(0, min(number("seed", 0), Double(UInt32.max))))
-        let t = time - emitter.startTime
+        let t = time
         guard t >= 0 else { return }
 
         for (cellIndex, cell) in emitter.cells.enumerated() where cell.isEnabled {
@@ -68,6 +70,7 @@ package struct EmitterParticles {
             let rate = cell.birthRate * multipliers.birth
             let longest = max(cell.lifetime + abs(cell.lifetimeRange), 0) * multipliers.life
             guard rate > 0, longest > 0, rate.isFinite, longest.isFinite else { continue }
+            isActive = true
             let newest = Int(min((t * rate).rounded(.down), Double(Int.max / 2)))
             let oldest = max(0, Int(((t - longest) * rate).rounded(.down)), newest - Self.maximumParticles + 1)
             guard newest >= oldest else { continue }

@@ -466,7 +466,7 @@ package struct RenderGraphBuilder {
 
         // An emitter's particles, over the contents and under the sublayers (`EmitterParticles`).
         if let emitter = EmitterParticles(of: node, at: localTime) {
-            context.animations.emitting = true
+            if emitter.isActive { context.animations.emitting = true }
             for particle in emitter.particles {
                 // The particle's own space: centred on it, turned by its angle.
                 let particleToLayer = CATransform3DConcat(CATransform3DMakeRotation(CGFloat(particle.angle), 0, 0, 1),
