@@ -84,7 +84,7 @@ public struct HostileTrees {
     // MARK: - Layers
 
     private mutating func makeLayer() -> CALayer {
-        switch random.next() % 8 {
+        switch random.next() % 10 {
         case 0:
             let shape = CAShapeLayer()
             shape.path = hostilePath()
@@ -124,6 +124,41 @@ public struct HostileTrees {
             tiled.levelsOfDetail = Int(truncatingIfNeeded: Int64(bitPattern: random.next()) % 40) - 10
             tiled.levelsOfDetailBias = Int(truncatingIfNeeded: Int64(bitPattern: random.next()) % 40) - 10
             return tiled
+        case 6:
+            let replicator = CAReplicatorLayer()
+            replicator.instanceCount = Int(truncatingIfNeeded: Int64(bitPattern: random.next()) % 12) - 2
+            replicator.instanceTransform = transform()
+            replicator.instanceDelay = number(typical: 0.1)
+            replicator.instanceColor = color()
+            replicator.instanceRedOffset = Float(number(typical: -0.2))
+            replicator.instanceAlphaOffset = Float(number(typical: -0.1))
+            return replicator
+        case 7:
+            let emitter = CAEmitterLayer()
+            emitter.emitterPosition = point(typical: 20)
+            emitter.emitterSize = size(typical: 20)
+            emitter.emitterShape = [.point, .line, .rectangle, .circle, .sphere][Int(random.next() % 5)]
+            emitter.emitterMode = chance(0.5) ? .outline : .surface
+            emitter.renderMode = chance(0.5) ? .additive : .oldestLast
+            emitter.birthRate = Float(number(typical: 1))
+            emitter.seed = UInt32(truncatingIfNeeded: random.next())
+            let cell = CAEmitterCell()
+            cell.birthRate = Float(number(typical: 30))
+            cell.lifetime = Float(number(typical: 2))
+            cell.lifetimeRange = Float(number(typical: 1))
+            cell.velocity = number(typical: 20)
+            cell.velocityRange = number(typical: 10)
+            cell.emissionRange = number(typical: 3)
+            cell.yAcceleration = number(typical: 10)
+            cell.spin = number(typical: 1)
+            cell.scale = number(typical: 0.5)
+            cell.scaleSpeed = number(typical: 0.1)
+            cell.alphaSpeed = Float(number(typical: -0.3))
+            cell.color = color()
+            cell.contents = chance(0.8) ? image : nil
+            cell.contentsRect = CGRect(origin: point(typical: 0), size: size(typical: 1))
+            emitter.emitterCells = [cell]
+            return emitter
         default:
             return CALayer()
         }

@@ -71,9 +71,11 @@ package struct EmitterParticles {
             let longest = max(cell.lifetime + abs(cell.lifetimeRange), 0) * multipliers.life
             guard rate > 0, longest > 0, rate.isFinite, longest.isFinite else { continue }
             isActive = true
-            let newest = Int(min((t * rate).rounded(.down), Double(Int.max / 2)))
-            let oldest = max(0, Int(((t - longest) * rate).rounded(.down)), newest - Self.maximumParticles + 1)
-            guard newest >= oldest else { continue }
+            // Particle numbers in Double first: hostile rates and times must not overflow an Int.
+            let newestNumber = min((t * rate).rounded(.down), 1e15)
+            let oldestNumber = max(0, ((t - longest) * rate).rounded(.down), newestNumber - Double(Self.maximumParticles) + 1)
+            guard newestNumber.isFinite, oldestNumber.isFinite, newestNumber >= oldestNumber else { continue }
+            let (oldest, newest) = (Int(oldestNumber), Int(newestNumber))
             let crop = cell.contentsRect
             let imageSize = CGSize(width: CGFloat(image.width) * crop.width, height: CGFloat(image.height) * crop.height)
             for k in oldest...newest {
