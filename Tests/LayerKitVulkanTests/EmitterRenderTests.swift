@@ -43,6 +43,7 @@ final class EmitterRenderTests: CARendererTestCase {
             Probe("between", 30, 16, .clear), Probe("not yet born", 0, 0, .clear),
         ])
         XCTAssertEqual(renderer.lastFrameStatistics.instances, 3)
+        XCTAssertEqual(renderer.lastFrameStatistics.particlesDrawn, 3)
     }
 
     func testAParticleTurnsBySpinAndDiesAtItsLifetime() throws {

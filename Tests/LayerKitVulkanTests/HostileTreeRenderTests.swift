@@ -13,8 +13,9 @@ final class HostileTreeRenderTests: CARendererTestCase {
 
     /// Seeds whose trees once failed a long run, kept as regressions: 9310 (a cached group drew its
     /// content twice in one frame, so a layer rasterized inside was stored by the first drawing and reused
-    /// by the second before any backend held it: the frame did not render).
-    static let regressions: [UInt64] = [9310]
+    /// by the second before any backend held it: the frame did not render); 1859 and 8987 (the same with a
+    /// rasterized layer under a replicator, drawn once per instance).
+    static let regressions: [UInt64] = [9310, 1859, 8987]
 
     func testHostileTreesRenderValidPixelsAndFinitePresentationValues() throws {
         let renderer = try makeRenderer(width: 128, height: 128)

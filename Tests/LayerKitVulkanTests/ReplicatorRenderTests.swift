@@ -32,6 +32,7 @@ final class ReplicatorRenderTests: CARendererTestCase {
         // Instance 0 is opaque (the depth-tested opaque phase), the two translucent ones share a draw call.
         XCTAssertEqual(renderer.lastFrameStatistics.drawCalls, 2)
         XCTAssertEqual(renderer.lastFrameStatistics.instances, 3)
+        XCTAssertEqual(renderer.lastFrameStatistics.replicatedInstances, 2)
     }
 
     func testTheTransformTurnsAboutTheReplicatorsCentre() throws {

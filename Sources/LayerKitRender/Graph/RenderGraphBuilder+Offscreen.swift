@@ -160,6 +160,7 @@ extension RenderGraphBuilder {
                 context.offscreen = afterContent.offscreen
                 context.rasterization = afterContent.rasterization
                 context.pageSurfaces = afterContent.pageSurfaces
+                context.bitmapsThisFrame = afterContent.bitmapsThisFrame
             }
             guard let rect = packable ? whole : union(footprints).flatMap(surfaceRect) else { return }
             let surface = makeSurface(rect, items: content, reason: .groupOpacity, name: "group opacity of layer \(node.id)", context: &context)

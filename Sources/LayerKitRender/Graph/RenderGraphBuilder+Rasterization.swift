@@ -51,7 +51,14 @@ extension RenderGraphBuilder {
         let state = context.tree.rasterizedState(of: node.id)
         let entry: RasterizationCache.Entry
         let surface: SurfaceID
-        if !state.isAnimating, let hit = rasterizationCache.lookUp(id, stamp: state.stamp, pixelScale: pixelScale) {
+        // Drawn (or reused) earlier in this frame — a replicator draws its sublayers once per instance:
+        // the same bitmap serves again; at another scale a bitmap is drawn for this frame only, never
+        // stored (the cache would hold two, and find the first as a hit before any backend held it).
+        let earlier = context.bitmapsThisFrame[id]
+        if let earlier, earlier.entry.pixelScale == pixelScale {
+            entry = earlier.entry
+            surface = earlier.surface
+        } else if earlier == nil, !state.isAnimating, let hit = rasterizationCache.lookUp(id, stamp: state.stamp, pixelScale: pixelScale) {
             entry = hit
             context.rasterization.hits += 1
             context.cacheUses.entries.append(id)
@@ -73,13 +80,13 @@ extension RenderGraphBuilder {
                 return false
             case let .drawn(drawn, drawnSurface):
                 context.rasterization.misses += 1
-                if !state.isAnimating, let paged = storeInPage(id, drawn, surface: drawnSurface, reason: reason, context: &context) {
+                if !state.isAnimating, earlier == nil, let paged = storeInPage(id, drawn, surface: drawnSurface, reason: reason, context: &context) {
                     entry = paged
                     surface = pageSurface(paged.placement!.page, context: &context)
                 } else {
                     entry = drawn
                     surface = drawnSurface
-                    let kept = !state.isAnimating && rasterizationCache.store(id, drawn)
+                    let kept = !state.isAnimating && earlier == nil && rasterizationCache.store(id, drawn)
                     if kept {
                         context.rasterization.rendered[surface] = RasterizedSurface(entry: id, width: drawn.width, height: drawn.height)
                     } else {
@@ -92,6 +99,7 @@ extension RenderGraphBuilder {
             }
         }
 
+        if earlier == nil { context.bitmapsThisFrame[id] = (surface, entry) }
         let opacity = inherited * min(max(node.opacity, 0), 1)
         let quad = Self.vector(entry.layerRect)
         // A paged bitmap's uv are set once its place on the page is final (`finishPages`).
@@ -119,11 +127,13 @@ extension RenderGraphBuilder {
         var offscreen: OffscreenPasses
         var rasterization: RasterizedSurfaces
         var pageSurfaces: [Int: SurfaceID]
+        var bitmapsThisFrame: [RasterizationEntryID: (surface: SurfaceID, entry: RasterizationCache.Entry)]
 
         init(_ context: VisitContext) {
             offscreen = context.offscreen
             rasterization = context.rasterization
             pageSurfaces = context.pageSurfaces
+            bitmapsThisFrame = context.bitmapsThisFrame
         }
     }
 
@@ -135,6 +145,7 @@ extension RenderGraphBuilder {
         context.offscreen = state.offscreen
         context.rasterization = state.rasterization
         context.pageSurfaces = state.pageSurfaces
+        context.bitmapsThisFrame = state.bitmapsThisFrame
     }
 
     /// Keeps a bitmap just drawn into `surface` on a shared page, taking its pass out of the frame (the

@@ -119,6 +119,7 @@ package struct RenderGraphBuilder {
         if !cacheFrameBegun { rasterizationCache.beginFrame() }
         var layersVisited = 0
         var planes = (sorted: 0, split: 0)
+        var counts = (replicated: 0, particles: 0)
         if let rootNode = tree[root] {
             tileFades.beginFrame()
             var context = VisitContext(tree: tree, animations: animations, time: time)
@@ -133,6 +134,7 @@ package struct RenderGraphBuilder {
             layersVisited = context.layersVisited
             pageSurfaces = context.pageSurfaces
             planes = (context.planesSorted, context.planesSplit)
+            counts = (context.replicatedInstances, context.particlesDrawn)
             animations.cacheUses = context.cacheUses
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
@@ -141,6 +143,8 @@ package struct RenderGraphBuilder {
         graph.statistics.layersRecomputed = layersVisited
         graph.statistics.planesSorted = planes.sorted
         graph.statistics.planesSplit = planes.split
+        graph.statistics.replicatedInstances = counts.replicated
+        graph.statistics.particlesDrawn = counts.particles
         rasterization.released = rasterizationCache.takeReleases()
         graph.rasterization = rasterization
         graph.statistics.rasterizeHits = rasterization.hits
@@ -208,6 +212,12 @@ package struct RenderGraphBuilder {
         var groupsResolveByDepth = false
         /// The next group number resolved by depth (`DrawItem.depthGroup`).
         var nextDepthGroup = 0
+        /// The bitmaps of rasterized layers this frame drew or reused, by entry: a layer visited again in the
+        /// same frame (a replicator's instances) composites the same one (`visitRasterized`).
+        var bitmapsThisFrame: [RasterizationEntryID: (surface: SurfaceID, entry: RasterizationCache.Entry)] = [:]
+        /// Statistics: sublayer instances drawn by replicators beyond the originals, and particles drawn.
+        var replicatedInstances = 0
+        var particlesDrawn = 0
         /// Backdrop composites prepared for layers with background filters, waiting for their layer's own
         /// draws (`RenderGraphBuilder+Backdrop.swift`).
         var pendingBackdrops: [LayerID: PendingBackdrop] = [:]
@@ -467,6 +477,7 @@ package struct RenderGraphBuilder {
         // An emitter's particles, over the contents and under the sublayers (`EmitterParticles`).
         if let emitter = EmitterParticles(of: node, at: localTime) {
             if emitter.isActive { context.animations.emitting = true }
+            context.particlesDrawn += emitter.particles.count
             for particle in emitter.particles {
                 // The particle's own space: centred on it, turned by its angle.
                 let particleToLayer = CATransform3DConcat(CATransform3DMakeRotation(CGFloat(particle.angle), 0, 0, 1),
@@ -526,7 +537,10 @@ package struct RenderGraphBuilder {
         // (`ReplicatorInstances`), each instance's draws tinted by its colour.
         let replicas = ReplicatorInstances(of: node)
         // A replicated subtree's draws are not one layer's: it is redrawn whole, never patched in part.
-        if replicas != nil { context.isolationDepth += 1 }
+        if let replicas {
+            context.isolationDepth += 1
+            context.replicatedInstances += max(replicas.instances.count - 1, 0) * node.sublayers.count
+        }
         defer { if replicas != nil { context.isolationDepth -= 1 } }
         for replica in replicas?.instances ?? [.original] where !node.sublayers.isEmpty {
             let sublayerSpace = CATransform3DConcat(CATransform3DConcat(replica.transform, Self.sublayerSpaceTransform(of: node)), toPixels)

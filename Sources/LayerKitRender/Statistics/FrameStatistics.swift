@@ -58,6 +58,11 @@ public struct FrameStatistics: Equatable, Sendable {
     /// Cuts of one plane (or piece) in two where intersecting planes were split (`BSPTree`): each makes one
     /// piece more to draw. Two planes crossing once: 1.
     public var planesSplit = 0
+    /// Sublayer instances replicators drew beyond their originals (`CAReplicatorLayer`: n − 1 per sublayer
+    /// of each replicator drawn; a replicator inside another is drawn once per outer instance).
+    public var replicatedInstances = 0
+    /// Emitter particles drawn (`CAEmitterLayer`).
+    public var particlesDrawn = 0
 
     // MARK: GPU work
 
@@ -159,6 +164,7 @@ extension FrameStatistics: CustomStringConvertible {
             + "\(quadsCulledOffTarget) off-target, \(quadsCulledOccluded) occluded, \(quadsDrawnAsClear) as clear · draw calls \(drawCalls) · "
             + "instances \(instances) · batches \(batches) · passes \(passes), offscreen \(offscreenPasses)\(reasons) · "
             + "rasterize \(rasterizeHits) hits, \(rasterizeMisses) misses · planes \(planesSorted) sorted, \(planesSplit) split · "
+            + "replicated \(replicatedInstances) · particles \(particlesDrawn) · "
             + "fragments \(fragments) · overdraw \(overdrawText) · uploaded \(imagesUploaded) images, \(bytesUploaded) B · "
             + "offscreen targets \(offscreenTargetBytes) B · commits \(commitsApplied) · cpu ms commit \(milliseconds(cpuTime.commitApply)), "
             + "animation \(milliseconds(cpuTime.animation)), build \(milliseconds(cpuTime.graphBuild)), "
