@@ -65,4 +65,58 @@ final class LayerWindowEffectsTests: LayerWindowTestCase {
         XCTAssertEqual(image.rgb(20, 80), RGB(0, 0.6, 0), "the green square over its own shadow")
         XCTAssertLessThan(image.rgb(35, 53).r, 200, "the card's shadow darkens the white below the card")
     }
+
+    /// A replicator (three tinted instances) and an emitter (three particles of known flight) in a
+    /// window draw what headless rendering draws.
+    private func buildReplicatorAndEmitter(in root: CALayer) {
+        root.backgroundColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+        let replicator = CAReplicatorLayer()
+        replicator.frame = CGRect(x: 0, y: 0, width: 160, height: 40)
+        replicator.instanceCount = 3
+        replicator.instanceTransform = CATransform3DMakeTranslation(30, 0, 0)
+        replicator.instanceGreenOffset = -0.5
+        let square = CALayer()
+        square.frame = CGRect(x: 10, y: 10, width: 20, height: 20)
+        square.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+        replicator.addSublayer(square)
+        root.addSublayer(replicator)
+
+        let emitter = CAEmitterLayer()
+        emitter.frame = CGRect(x: 0, y: 40, width: 160, height: 80)
+        emitter.emitterPosition = CGPoint(x: 10, y: 20)
+        emitter.beginTime = CACurrentMediaTime() - 2.5  // 2.5 s in: three particles in flight
+        emitter.speed = 0  // … and held there, so both renderers see the same instant
+        emitter.timeOffset = 2.5
+        let cell = CAEmitterCell()
+        cell.birthRate = 1
+        cell.lifetime = 10
+        cell.velocity = 20
+        cell.contents = CGImage(width: 4, height: 4, bytesPerRow: 16, premultipliedRGBA: [UInt8](repeating: 255, count: 64),
+                                alphaInfo: .premultipliedLast)!
+        emitter.emitterCells = [cell]
+        root.addSublayer(emitter)
+    }
+
+    func testTheWindowDrawsReplicatorsAndEmittersAsHeadlessDoes() throws {
+        let window = try makeWindow(width: 160, height: 120)
+        buildReplicatorAndEmitter(in: window.rootLayer)
+        let image = try window.snapshot()
+        let (renderer, headless) = try renderHeadless(buildReplicatorAndEmitter)
+        XCTAssertEqual(window.lastFrameStatistics.replicatedInstances, 2)
+        XCTAssertEqual(window.lastFrameStatistics.particlesDrawn, renderer.lastFrameStatistics.particlesDrawn)
+        var differing = 0
+        for y in 0..<120 {
+            for x in 0..<160 {
+                let p = headless.rgb(x, y), w = image.rgb(x, y)
+                if max(abs(Int(p.r) - Int(w.r)), abs(Int(p.g) - Int(w.g)), abs(Int(p.b) - Int(w.b))) > 1 { differing += 1 }
+            }
+        }
+        XCTAssertEqual(differing, 0, "pixels that differ between the window and headless rendering")
+        XCTAssertEqual(image.rgb(20, 20), RGB(1, 1, 1), "instance 0")
+        XCTAssertEqual(image.rgb(50, 20), RGB(1, 0.5, 1), "instance 1: green × 0.5")
+        XCTAssertEqual(image.rgb(80, 20), RGB(1, 0, 1), "instance 2: green × 0")
+        // Particles of ages 2.5, 1.5, 0.5 at x = 10 + 20a in the emitter: 60, 40, 20; y 40 + 20 = 60.
+        for x in [60, 40, 20] { XCTAssertEqual(image.rgb(x, 60), RGB(1, 1, 1), "particle at x = \(x)") }
+        XCTAssertEqual(image.rgb(30, 60), RGB(0, 0, 0), "between particles")
+    }
 }
