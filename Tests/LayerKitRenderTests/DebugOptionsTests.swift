@@ -114,7 +114,7 @@ final class DebugOptionsTests: XCTestCase {
         var scene = TinyScene()
         scene.cachesGroups = false
         let blurred = scene.layer(CGRect(x: 4, y: 4, width: 16, height: 16), TinyScene.red)
-        blurred.filters = [CIFilter(name: "CIColorInvert")!]
+        blurred.filters = [CIFilter(name: "CIGaussianBlur", parameters: ["inputRadius": 1])!]
         let holder = scene.layer(CGRect(x: 30, y: 30, width: 20, height: 20))
         scene.layer(CGRect(x: 0, y: 0, width: 8, height: 8), TinyScene.blue, in: holder)
         holder.shadowOpacity = 1

@@ -27,8 +27,9 @@ import LayerKit
 ///   layers' effects (every content, every x pass, every y pass) into one pass each.
 /// Cost: per layer, one surface for the content, one per downsample, one or two per kernel (shared
 /// passes when packed); kernel passes read 2R + 1 texels per pixel.
-/// Does NOT (yet): cache an unchanged shadow or filtered surface across frames, share one blur among
-/// layers with the same `shadowPath`, or apply colour-only filters per draw without a surface.
+/// - Colour filters only (keeping alpha), over draws that do not overlap: no surface; each draw takes the
+///   matrix (`applyPerDraw`), a fill on its colour, an image in the shader.
+/// Does NOT (yet): share one blur among layers with the same `shadowPath`.
 extension RenderGraphBuilder {
     /// The largest Gaussian standard deviation a kernel pass runs at, in texels; wider blurs downsample.
     static let maximumSigmaTexels = 4.0
@@ -52,6 +53,54 @@ extension RenderGraphBuilder {
         if !node.filters.isEmpty && node.filters.contains(where: { LayerFilter($0) != nil }) { return true }
         guard ShadowShape.casts(node) else { return false }
         return ShadowShape(of: node, backgroundRadii: cornerRadii(of: node)) == nil
+    }
+
+    /// The one colour matrix `node`'s filters amount to, when they are all colour filters that keep alpha
+    /// and no shadow needs the layer's alpha offscreen: such filters may be applied draw by draw.
+    static func perDrawColorMatrix(of node: RenderNode) -> ColorMatrix? {
+        var matrix = ColorMatrix.identity
+        for value in node.filters {
+            guard let filter = LayerFilter(value) else { continue }
+            guard case .color(let next) = filter else { return nil }
+            matrix = matrix.then(next)
+        }
+        guard matrix.keepsAlpha else { return nil }
+        if ShadowShape.casts(node) && ShadowShape(of: node, backgroundRadii: cornerRadii(of: node)) == nil { return nil }
+        return matrix
+    }
+
+    /// `content` with `matrix` applied to each draw, or nil when some draw cannot take it (a draw the
+    /// surface path must flatten): draws must not overlap (then each pixel shows one draw, and filtering
+    /// the draws is filtering their composite); a flat fill takes it on its colour; an image draw in the
+    /// shader (`LayerInstance.Flags.colorMatrix`, whose fields a clip would need, and whose read skips
+    /// shape coverage: so no clip, rounded shape, antialiased edge, atlas clamp or piece).
+    func applyPerDraw(_ matrix: ColorMatrix, to content: [DrawItem]) -> [DrawItem]? {
+        let footprints = content.compactMap { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
+        guard !OffscreenDecision.anyOverlap(footprints) else { return nil }
+        var result = content
+        for index in result.indices {
+            var item = result[index]
+            let flags = item.instance.flags
+            guard item.stencilCommand == nil, item.gradient == nil, item.customKernel == nil, item.blend == .sourceOver,
+                  flags.isDisjoint(with: [.filterKernel, .colorMatrix, .gradient, .pieceCorners, .countFragments, .overdrawHeatMap]) else { return nil }
+            if flags.contains(.textured) {
+                guard flags.isDisjoint(with: [.clip, .antialiasEdges, .clampUV, .border, .shadow]), item.instance.shapeRadii == .zero,
+                      Material(item.instance).coverage == .none else { return nil }
+                item.instance.flags = [.colorMatrix]
+                item.instance.filterKernel = .copy
+                item.instance.colorMatrix = matrix
+            } else {
+                // A fill: the matrix on its straight colour, alpha kept.
+                let c = item.instance.color
+                guard c.w > 0 else { continue }
+                let straight = SIMD4(c.x / c.w, c.y / c.w, c.z / c.w, 1)
+                let mapped = matrix.apply(straight)
+                let clamped = SIMD3(min(max(mapped.x, 0), 1), min(max(mapped.y, 0), 1), min(max(mapped.z, 0), 1))
+                item.instance.color = SIMD4(clamped * c.w, c.w)
+            }
+            result[index] = item
+        }
+        return result
     }
 
     /// A surface in the middle of a filter chain: which pixels of the target it covers, its texel size,
@@ -82,6 +131,12 @@ extension RenderGraphBuilder {
         if !(abs(shadowOffset.x) <= Self.maximumEffectPixels && abs(shadowOffset.y) <= Self.maximumEffectPixels) { shadowOffset = .zero }
         let shadowMargin = castsShadow ? 3 * shadowSigma + Double(max(abs(shadowOffset.x), abs(shadowOffset.y))) : 0
 
+        // Colour filters on draws that do not overlap need no surface: each draw takes the matrix itself.
+        if let matrix = Self.perDrawColorMatrix(of: node), let recoloured = applyPerDraw(matrix, to: content) {
+            if let backdrop = takeBackdrop(of: node, context: &context) { items.append(backdrop) }
+            items.append(contentsOf: recoloured)
+            return
+        }
         var filtered: EffectSurface?
         if !filters.isEmpty && !content.isEmpty {
             let reach = Self.pixelLength(filters.reduce(0) { $0 + $1.reach(pixelsPerUnit: pixelsPerUnit) })

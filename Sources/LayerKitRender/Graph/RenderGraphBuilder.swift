@@ -313,7 +313,9 @@ package struct RenderGraphBuilder {
         if !effectsDrawn && Self.needsEffectPasses(node) {
             // A settled layer's filters and shadow are drawn once into a cached bitmap and composited from
             // it while nothing in its subtree changes (as a settled group's are: `cachesGroup`).
-            if !isolated && context.isolationDepth == 0 && node.backgroundFilters.isEmpty && cachesGroups {
+            // (Colour filters a layer's draws can take themselves cost no surface to begin with.)
+            if !isolated && context.isolationDepth == 0 && node.backgroundFilters.isEmpty && cachesGroups
+                && Self.perDrawColorMatrix(of: node) == nil {
                 context.cacheQuestions += 1
                 let settled = !context.isPatching && cachesGroup(node, parentSpace: parentSpace, context: context)
                 if settled { context.cacheUses.settledGroups.append(node.id) } else { context.cacheUses.unsettledGroups += 1 }
