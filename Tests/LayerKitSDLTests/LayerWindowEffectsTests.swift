@@ -10,27 +10,20 @@ final class LayerWindowEffectsTests: LayerWindowTestCase {
     /// A rounded card with an analytic shadow, a layer blurred by a filter, a sublayer-shaped shadow and an
     /// inverted layer, 160×120 points.
     private func buildScene(in root: CALayer) {
-        func layer(_ frame: CGRect, _ color: CGColor?, in parent: CALayer) -> CALayer {
-            let layer = CALayer()
-            layer.frame = frame
-            layer.backgroundColor = color
-            parent.addSublayer(layer)
-            return layer
-        }
         root.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
-        let card = layer(CGRect(x: 10, y: 10, width: 50, height: 40), CGColor(red: 0.2, green: 0.4, blue: 0.9, alpha: 1), in: root)
+        let card = addLayer(CGRect(x: 10, y: 10, width: 50, height: 40), CGColor(red: 0.2, green: 0.4, blue: 0.9, alpha: 1), in: root)
         card.cornerRadius = 8
         card.shadowOpacity = 0.6
         card.shadowRadius = 4
         card.shadowOffset = CGSize(width: 0, height: 6)
-        let blurred = layer(CGRect(x: 80, y: 10, width: 30, height: 30), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: root)
+        let blurred = addLayer(CGRect(x: 80, y: 10, width: 30, height: 30), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: root)
         blurred.filters = [CIFilter(name: "CIGaussianBlur", parameters: ["inputRadius": 3])!]
-        let holder = layer(CGRect(x: 10, y: 70, width: 40, height: 40), nil, in: root)
-        _ = layer(CGRect(x: 5, y: 5, width: 20, height: 20), CGColor(red: 0, green: 0.6, blue: 0, alpha: 1), in: holder)
+        let holder = addLayer(CGRect(x: 10, y: 70, width: 40, height: 40), nil, in: root)
+        _ = addLayer(CGRect(x: 5, y: 5, width: 20, height: 20), CGColor(red: 0, green: 0.6, blue: 0, alpha: 1), in: holder)
         holder.shadowOpacity = 1
         holder.shadowRadius = 0
         holder.shadowOffset = CGSize(width: 8, height: 8)
-        let inverted = layer(CGRect(x: 80, y: 70, width: 30, height: 30), CGColor(red: 0.25, green: 0.5, blue: 1, alpha: 1), in: root)
+        let inverted = addLayer(CGRect(x: 80, y: 70, width: 30, height: 30), CGColor(red: 0.25, green: 0.5, blue: 1, alpha: 1), in: root)
         inverted.filters = [CIFilter(name: "CIColorInvert")!]
     }
 
@@ -50,15 +43,7 @@ final class LayerWindowEffectsTests: LayerWindowTestCase {
                        [.rasterize, .rasterize, .shadow, .filter, .filter, .filter].sorted { $0.rawValue < $1.rawValue })
         XCTAssertEqual(statistics.offscreenReasons, [])
 
-        var differing = 0
-        for y in 0..<120 {
-            for x in 0..<160 {
-                let p = headless.rgb(x, y)
-                let w = image.rgb(x, y)
-                if max(abs(Int(p.r) - Int(w.r)), abs(Int(p.g) - Int(w.g)), abs(Int(p.b) - Int(w.b))) > 1 { differing += 1 }
-            }
-        }
-        XCTAssertEqual(differing, 0, "pixels that differ between the window and headless rendering")
+        XCTAssertEqual(differingPixels(image, headless), 0, "pixels that differ between the window and headless rendering")
         XCTAssertEqual(image.rgb(95, 25), RGB(1, 0, 0), "the blurred square's middle stays red")
         XCTAssertEqual(image.rgb(95, 85), RGB(0.75, 0.5, 0), "inverted: 1 − (0.25, 0.5, 1)")
         XCTAssertEqual(image.rgb(40, 100), RGB(0, 0, 0), "the holder's hard shadow: the green square (15…35, 75…95) moved by (8, 8)")
@@ -104,14 +89,7 @@ final class LayerWindowEffectsTests: LayerWindowTestCase {
         let (renderer, headless) = try renderHeadless(buildReplicatorAndEmitter)
         XCTAssertEqual(window.lastFrameStatistics.replicatedInstances, 2)
         XCTAssertEqual(window.lastFrameStatistics.particlesDrawn, renderer.lastFrameStatistics.particlesDrawn)
-        var differing = 0
-        for y in 0..<120 {
-            for x in 0..<160 {
-                let p = headless.rgb(x, y), w = image.rgb(x, y)
-                if max(abs(Int(p.r) - Int(w.r)), abs(Int(p.g) - Int(w.g)), abs(Int(p.b) - Int(w.b))) > 1 { differing += 1 }
-            }
-        }
-        XCTAssertEqual(differing, 0, "pixels that differ between the window and headless rendering")
+        XCTAssertEqual(differingPixels(image, headless), 0, "pixels that differ between the window and headless rendering")
         XCTAssertEqual(image.rgb(20, 20), RGB(1, 1, 1), "instance 0")
         XCTAssertEqual(image.rgb(50, 20), RGB(1, 0.5, 1), "instance 1: green × 0.5")
         XCTAssertEqual(image.rgb(80, 20), RGB(1, 0, 1), "instance 2: green × 0")

@@ -17,28 +17,21 @@ final class LayerWindowParityTests: LayerWindowTestCase {
     /// - an axis-aligned clip (100, 20, 32, 32) holding a 45°-rotated 32×32 clip about the same centre
     ///   (116, 36), holding a green layer that overflows both (a stencil clip).
     private func buildScene(in root: CALayer) {
-        func layer(_ frame: CGRect, _ color: CGColor?, in parent: CALayer) -> CALayer {
-            let layer = CALayer()
-            layer.frame = frame
-            layer.backgroundColor = color
-            parent.addSublayer(layer)
-            return layer
-        }
         root.backgroundColor = Self.white
-        _ = layer(CGRect(x: 4, y: 4, width: 80, height: 80), CGColor(red: 1, green: 0, blue: 0, alpha: 0.4), in: root)
-        _ = layer(CGRect(x: 30, y: 30, width: 20, height: 20), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: root)
-        _ = layer(CGRect(x: 20, y: 20, width: 70, height: 70), CGColor(red: 0, green: 0, blue: 1, alpha: 1), in: root)
+        _ = addLayer(CGRect(x: 4, y: 4, width: 80, height: 80), CGColor(red: 1, green: 0, blue: 0, alpha: 0.4), in: root)
+        _ = addLayer(CGRect(x: 30, y: 30, width: 20, height: 20), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: root)
+        _ = addLayer(CGRect(x: 20, y: 20, width: 70, height: 70), CGColor(red: 0, green: 0, blue: 1, alpha: 1), in: root)
         for (index, rgba) in [(UInt8(128), UInt8(0), UInt8(0), UInt8(128)), (0, 0, 128, 128)].enumerated() {
             let bytes = (0..<64).flatMap { _ in [rgba.0, rgba.1, rgba.2, rgba.3] }
             let image = CGImage(width: 8, height: 8, bytesPerRow: 32, premultipliedRGBA: bytes, alphaInfo: .premultipliedLast)!
-            layer(CGRect(x: 4 + 12 * index, y: 100, width: 8, height: 8), nil, in: root).contents = image
+            addLayer(CGRect(x: 4 + 12 * index, y: 100, width: 8, height: 8), nil, in: root).contents = image
         }
-        let outer = layer(CGRect(x: 100, y: 20, width: 32, height: 32), nil, in: root)
+        let outer = addLayer(CGRect(x: 100, y: 20, width: 32, height: 32), nil, in: root)
         outer.masksToBounds = true
-        let inner = layer(CGRect(x: 0, y: 0, width: 32, height: 32), nil, in: outer)
+        let inner = addLayer(CGRect(x: 0, y: 0, width: 32, height: 32), nil, in: outer)
         inner.transform = CATransform3DMakeRotation(.pi / 4, 0, 0, 1)
         inner.masksToBounds = true
-        _ = layer(CGRect(x: -40, y: -40, width: 112, height: 112), CGColor(red: 0, green: 1, blue: 0, alpha: 1), in: inner)
+        _ = addLayer(CGRect(x: -40, y: -40, width: 112, height: 112), CGColor(red: 0, green: 1, blue: 0, alpha: 1), in: inner)
     }
 
     func testTheWindowDrawsDepthOrderedAtlasBatchedAndStencilClippedFramesAsHeadlessDoes() throws {

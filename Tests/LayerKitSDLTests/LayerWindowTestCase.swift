@@ -25,6 +25,28 @@ class LayerWindowTestCase: XCTestCase {
         try super.tearDownWithError()
     }
 
+    /// A layer at `frame` filled with `color`, added to `parent`.
+    @discardableResult
+    func addLayer(_ frame: CGRect, _ color: CGColor?, in parent: CALayer) -> CALayer {
+        let layer = CALayer()
+        layer.frame = frame
+        layer.backgroundColor = color
+        parent.addSublayer(layer)
+        return layer
+    }
+
+    /// How many pixels of `a` and `b` differ by more than one level in a channel (RGB: what a window shows).
+    func differingPixels(_ a: CGImage, _ b: CGImage) -> Int {
+        var count = 0
+        for y in 0..<min(a.height, b.height) {
+            for x in 0..<min(a.width, b.width) {
+                let p = a.rgb(x, y), q = b.rgb(x, y)
+                if max(abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)), abs(Int(p.b) - Int(q.b))) > 1 { count += 1 }
+            }
+        }
+        return count
+    }
+
     /// The same tree rendered headless (one frame at time 0, validation on and checked): the renderer,
     /// for its statistics, and the frame. `build` fills a root covering the `width`×`height` target.
     func renderHeadless(width: Int = 160, height: Int = 120, _ build: (CALayer) -> Void) throws -> (CARenderer, CGImage) {
