@@ -75,6 +75,12 @@ let package = Package(
             path: "Samples/Content",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "Effects",
+            dependencies: ["SampleSupport", "LayerKit", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Samples/Effects",
+            swiftSettings: swiftSettings
+        ),
         // Counts the bytes malloc holds, for bytes-per-layer figures.
         .target(name: "CMallocStats", path: "Benchmarks/CMallocStats"),
         .executableTarget(

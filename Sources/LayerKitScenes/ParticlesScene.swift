@@ -66,7 +66,7 @@ public final class ParticlesScene: BenchmarkScene {
     }
 
     /// A round white dot, antialiased, `side` pixels across.
-    static func dot(side: Int) -> CGImage {
+    public static func dot(side: Int) -> CGImage {
         let radius = Double(side) / 2
         var bytes: [UInt8] = []
         for y in 0..<side {
