@@ -9,9 +9,9 @@ import Foundation
 /// through the layer's key path (or set a new `filters` array).
 ///
 /// The filter types LayerKit knows, with Core Image's names and defaults, are listed in
-/// `CIFilter.knownFilters`; the renderer draws those in `CIFilter.drawnFilters` (in `filters` and
-/// `backgroundFilters`; compositing filters are stored, committed and animated, not drawn yet) and
-/// reports the others.
+/// `CIFilter.knownFilters`; the renderer draws those in `CIFilter.drawnFilters` in `filters` and
+/// `backgroundFilters`, and the blend modes in `CIFilter.drawnCompositingFilters` as `compositingFilter`,
+/// and reports the others. `init(kernel:parameters:)` makes a filter of an app's own GLSL kernel.
 public final class CIFilter: Hashable, CustomStringConvertible {
     /// The filter type: `"CIGaussianBlur"`, …
     public let filterName: String

@@ -1,7 +1,8 @@
 /// Why the render graph draws a subtree into an offscreen surface instead of straight into its target
 /// (DESIGN.md §4, rule 2). Every offscreen pass carries one; frame statistics count passes per reason.
 ///
-/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening, transitions, replicators) arrive with their features.
+/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening,
+/// transitions) arrive with their features; replicators draw their instances without a pass.
 public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A layer with `allowsGroupOpacity` and opacity below 1 whose subtree's draws overlap one another:
     /// the subtree is composited once, then faded. Without overlap the opacity is folded into each draw.
