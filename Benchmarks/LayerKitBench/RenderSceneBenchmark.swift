@@ -205,6 +205,8 @@ struct RenderSceneBenchmark {
             ("offscreen_passes_max", statistics.map(\.offscreenPasses).max().map(Double.init)),
             ("planes_sorted", medianOf(statistics.map(\.planesSorted))),
             ("planes_split", medianOf(statistics.map(\.planesSplit))),
+            ("replicated_instances", medianOf(statistics.map(\.replicatedInstances))),
+            ("particles", medianOf(statistics.map(\.particlesDrawn))),
             ("bytes_uploaded_first_frame", bytesUploadedPerFrame.first.map(Double.init)),
             ("bytes_uploaded_after_first_frame", Double(bytesUploadedPerFrame.dropFirst().reduce(0, +))),
             ("instance_bytes_written", medianOf(statistics.map(\.instanceBytesWritten))),

@@ -118,6 +118,8 @@ struct WindowSceneBenchmark {
             ("offscreen_passes_max", statistics.map(\.offscreenPasses).max().map(Double.init)),
             ("planes_sorted", medianOf(statistics.map(\.planesSorted))),
             ("planes_split", medianOf(statistics.map(\.planesSplit))),
+            ("replicated_instances", medianOf(statistics.map(\.replicatedInstances))),
+            ("particles", medianOf(statistics.map(\.particlesDrawn))),
             ("fragments_shaded", medianOf(gpu.compactMap(\.fragmentsShaded))),
             ("overdraw", median(gpu.compactMap(\.overdraw))),
             ("idle_frames", Double(idleFrames)),
