@@ -8,7 +8,7 @@ import Foundation
 /// range per particle, speeds change it per second of the particle's life.
 /// Does NOT (yet): `emitterCells` of a cell (sub-emitters), `emissionLatitude`, `zAcceleration`, the
 /// cell's own media timing (`beginTime`, `duration`, `speed`, …).
-open class CAEmitterCell: @unchecked Sendable {
+open class CAEmitterCell {
     public init() {}
 
     /// The name key paths use (`emitterCells.NAME.birthRate`).

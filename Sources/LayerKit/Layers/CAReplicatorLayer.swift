@@ -55,26 +55,30 @@ open class CAReplicatorLayer: CALayer {
 
     /// Added to the red component of the multiplying colour for each instance after the first. Animatable.
     public var instanceRedOffset: Float {
-        get { Float(scalarValue(value(forKey: "instanceRedOffset") as Any) ?? 0) }
+        get { offset("instanceRedOffset") }
         set { setValue(newValue, forKey: "instanceRedOffset") }
     }
 
     /// Added to the green component for each instance after the first. Animatable.
     public var instanceGreenOffset: Float {
-        get { Float(scalarValue(value(forKey: "instanceGreenOffset") as Any) ?? 0) }
+        get { offset("instanceGreenOffset") }
         set { setValue(newValue, forKey: "instanceGreenOffset") }
     }
 
     /// Added to the blue component for each instance after the first. Animatable.
     public var instanceBlueOffset: Float {
-        get { Float(scalarValue(value(forKey: "instanceBlueOffset") as Any) ?? 0) }
+        get { offset("instanceBlueOffset") }
         set { setValue(newValue, forKey: "instanceBlueOffset") }
     }
 
     /// Added to the alpha component for each instance after the first. Animatable.
     public var instanceAlphaOffset: Float {
-        get { Float(scalarValue(value(forKey: "instanceAlphaOffset") as Any) ?? 0) }
+        get { offset("instanceAlphaOffset") }
         set { setValue(newValue, forKey: "instanceAlphaOffset") }
+    }
+
+    private func offset(_ key: String) -> Float {
+        Float(scalarValue(value(forKey: key) as Any) ?? 0)
     }
 
     open override class func defaultValue(forKey key: String) -> Any? {

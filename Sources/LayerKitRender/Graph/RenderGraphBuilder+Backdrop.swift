@@ -82,10 +82,7 @@ extension RenderGraphBuilder {
         // The composite carries the layer's shape as its clip, which shares fields with a colour matrix.
         resolveMatrix(&surface, reason: .backgroundFilter, name: "backdrop colour filters of \(name)", context: &context)
         var composite = compositeItem(surface, at: Self.cgRect(surface.rect), tint: nil)
-        composite.instance.clipFromLocal = backdrop.shape.fields
-        composite.instance.clipRect = Self.vector(backdrop.shape.rect)
-        composite.instance.clipRadii = backdrop.shape.radii
-        composite.instance.flags.insert(.clip)
+        Self.setClip(backdrop.shape, on: &composite.instance)
         composite.layer = node.id
         return composite
     }

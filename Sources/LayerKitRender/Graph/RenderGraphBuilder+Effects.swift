@@ -162,13 +162,7 @@ extension RenderGraphBuilder {
                 resolveMatrix(&filtered, reason: .filter, name: "colour filters of \(name)", context: &context)
             }
             var composite = compositeItem(filtered, at: Self.cgRect(filtered.rect), tint: nil)
-            if let clip {
-                let fields = clipInstanceFields(clip, localToPixels: .identity)
-                composite.instance.clipFromLocal = fields.fields
-                composite.instance.clipRect = Self.vector(fields.rect)
-                composite.instance.clipRadii = fields.radii
-                composite.instance.flags.insert(.clip)
-            }
+            if let clip { Self.setClip(clipInstanceFields(clip, localToPixels: .identity), on: &composite.instance) }
             composite.layer = node.id
             items.append(composite)
         } else {
@@ -404,18 +398,10 @@ extension RenderGraphBuilder {
         return rect.isEmpty ? nil : rect
     }
 
-    /// Target pixels per layer unit at `point`: the square root of the layer map's local area scale.
+    /// Target pixels per layer unit at `point`: the square root of the layer map's local area scale (the
+    /// inverse of `onePixelInLayerUnits`).
     static func pixelsPerUnit(_ toPixels: PlaneHomography, at point: CGPoint) -> Double {
-        func project(_ p: CGPoint) -> SIMD2<Double>? {
-            let h = toPixels.apply(p)
-            guard h.z > 1e-12 else { return nil }
-            return SIMD2(h.x / h.z, h.y / h.z)
-        }
-        guard let o = project(point), let x = project(CGPoint(x: point.x + 1, y: point.y)),
-              let y = project(CGPoint(x: point.x, y: point.y + 1)) else { return 1 }
-        let a = x - o, b = y - o
-        let area = abs(a.x * b.y - a.y * b.x)
-        return area.isFinite && area > 0 ? area.squareRoot() : 1
+        Double(1 / onePixelInLayerUnits(toPixels, at: point))
     }
 
     static func cgRect(_ rect: PixelRect) -> CGRect {

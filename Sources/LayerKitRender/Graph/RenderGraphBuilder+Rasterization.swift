@@ -106,13 +106,7 @@ extension RenderGraphBuilder {
         var instance = LayerInstance(
             localToClip: Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip)), quad: quad, uv: SIMD4(0, 0, 1, 1),
             color: SIMD4(repeating: Float(opacity)), shape: quad, flags: [.textured])
-        if let clip {
-            let fields = clipInstanceFields(clip, localToPixels: homography)
-            instance.clipFromLocal = fields.fields
-            instance.clipRect = Self.vector(fields.rect)
-            instance.clipRadii = fields.radii
-            instance.flags.insert(.clip)
-        }
+        if let clip { Self.setClip(clipInstanceFields(clip, localToPixels: homography), on: &instance) }
         let binding = cachedGroup
             ? TextureBinding(source: .surface(surface), minification: .nearest, magnification: .nearest)
             : TextureBinding(source: .surface(surface), minification: Self.filter(node.minificationFilter),

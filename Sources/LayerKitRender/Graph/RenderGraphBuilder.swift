@@ -362,12 +362,7 @@ package struct RenderGraphBuilder {
             var result = LayerInstance(
                 localToClip: localToClip, quad: Self.vector(quadRect), uv: uvRect, color: color,
                 shape: Self.vector(shape), shapeRadii: shapeRadii, flags: flags.union(edgeFlags))
-            if let clip {
-                result.clipFromLocal = clip.fields
-                result.clipRect = Self.vector(clip.rect)
-                result.clipRadii = clip.radii
-                result.flags.insert(.clip)
-            }
+            if let clip { Self.setClip(clip, on: &result) }
             return result
         }
 
@@ -492,11 +487,7 @@ package struct RenderGraphBuilder {
                                          quad: Self.vector(rect), uv: SIMD4(Float(crop.minX), Float(crop.minY), Float(crop.maxX), Float(crop.maxY)),
                                          color: particle.color * Float(opacity), shape: Self.vector(rect), flags: [.textured])
                 if let clip = ownClip {
-                    let fields = clipInstanceFields(clip, localToPixels: PlaneHomography(particleToPixels.planeMap))
-                    draw.clipFromLocal = fields.fields
-                    draw.clipRect = Self.vector(fields.rect)
-                    draw.clipRadii = fields.radii
-                    draw.flags.insert(.clip)
+                    Self.setClip(clipInstanceFields(clip, localToPixels: PlaneHomography(particleToPixels.planeMap)), on: &draw)
                 }
                 items.append(DrawItem(instance: draw, texture: TextureBinding(image: particle.image, minification: Self.filter(particle.minification),
                                                                               magnification: Self.filter(particle.magnification)),
@@ -689,6 +680,14 @@ package struct RenderGraphBuilder {
     }
 
     typealias ClipFields = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+
+    /// Makes `instance` carry an analytic clip (`clipInstanceFields`'s result): its fields and `Flags.clip`.
+    static func setClip(_ clip: (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>), on instance: inout LayerInstance) {
+        instance.clipFromLocal = clip.fields
+        instance.clipRect = vector(clip.rect)
+        instance.clipRadii = clip.radii
+        instance.flags.insert(.clip)
+    }
 
     /// The instance fields for `clip` seen from a layer mapped to pixels by `localToPixels`: the rows of
     /// the column-vector homography layer → clip layer, its rect and radii.
