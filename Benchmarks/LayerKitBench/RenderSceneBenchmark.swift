@@ -207,6 +207,7 @@ struct RenderSceneBenchmark {
             ("planes_split", medianOf(statistics.map(\.planesSplit))),
             ("replicated_instances", medianOf(statistics.map(\.replicatedInstances))),
             ("particles", medianOf(statistics.map(\.particlesDrawn))),
+            ("transition_passes", medianOf(statistics.map { $0.offscreenReasons.filter { $0 == .transition }.count })),
             ("bytes_uploaded_first_frame", bytesUploadedPerFrame.first.map(Double.init)),
             ("bytes_uploaded_after_first_frame", Double(bytesUploadedPerFrame.dropFirst().reduce(0, +))),
             ("instance_bytes_written", medianOf(statistics.map(\.instanceBytesWritten))),

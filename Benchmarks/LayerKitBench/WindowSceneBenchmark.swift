@@ -120,6 +120,7 @@ struct WindowSceneBenchmark {
             ("planes_split", medianOf(statistics.map(\.planesSplit))),
             ("replicated_instances", medianOf(statistics.map(\.replicatedInstances))),
             ("particles", medianOf(statistics.map(\.particlesDrawn))),
+            ("transition_passes", medianOf(statistics.map { $0.offscreenReasons.filter { $0 == .transition }.count })),
             ("fragments_shaded", medianOf(gpu.compactMap(\.fragmentsShaded))),
             ("overdraw", median(gpu.compactMap(\.overdraw))),
             ("idle_frames", Double(idleFrames)),

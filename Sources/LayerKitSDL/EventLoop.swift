@@ -63,6 +63,7 @@ extension LayerWindow {
             AnimationCallbacks.shared.deliverPending()
         } else {
             CATransaction.flush()
+            rootLayer.isShownRoot = true
         }
     }
 }

@@ -19,6 +19,7 @@ extension LayerWindow {
     public func snapshot(timeout: TimeInterval = 5) throws -> CGImage {
         assertOwnerThread()
         CATransaction.flush()
+        rootLayer.isShownRoot = true
         var image: CGImage?
         for _ in 0..<2 {
             let ticket = executor.requestCapture()

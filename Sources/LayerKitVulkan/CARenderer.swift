@@ -21,6 +21,7 @@ public final class CARenderer: @unchecked Sendable {
     public var layer: CALayer? {
         didSet {
             guard layer !== oldValue else { return }
+            oldValue?.isShownRoot = false
             publishViewport()
             CATransaction.flush()
             producer.reset(root: layer?.layerID, snapshot: inbox.show(layer))
@@ -110,6 +111,7 @@ public final class CARenderer: @unchecked Sendable {
         publishViewport()
         LayerDisplay.redrawAnimatingLayers(at: t)
         CATransaction.flush()
+        layer?.isShownRoot = true
         for packet in inbox.take() { producer.apply(packet) }
         frameTime = t
     }

@@ -144,6 +144,7 @@ final class AnimationRenderTests: XCTestCase {
         box.backgroundColor = nil
         box.bounds = CGRect(x: 0, y: 0, width: 8, height: 8)
         box.position = CGPoint(x: 8, y: 4)  // anchor (0, 0): the layer covers x 8…16, y 4…12
+        box.masksToBounds = true
         let red = solidImage(255, 0, 0), blue = solidImage(0, 0, 255)
         box.contents = red
         renderer.beginFrame(atTime: 999)
@@ -160,7 +161,7 @@ final class AnimationRenderTests: XCTestCase {
         box.add(push, forKey: kCATransition)
         CATransaction.commit()
         // Halfway: the old image has moved 4 px left (visible on x 8…12), the new one fills x 12…16;
-        // nothing shows outside the layer's bounds.
+        // the layer masks to its bounds, so nothing shows outside them.
         renderer.beginFrame(atTime: 1000.5)
         renderer.render()
         renderer.endFrame()

@@ -36,6 +36,11 @@ package final class AnimationRecord: Sendable {
         case transition(TransitionRecord)
     }
 
+    /// Whether this is a `CATransition`'s record.
+    package var isTransition: Bool {
+        if case .transition = content { true } else { false }
+    }
+
     package init(id: AnimationID, key: String, timing: MediaTimingParameters, removedOnCompletion: Bool, content: Content) {
         self.id = id
         self.key = key

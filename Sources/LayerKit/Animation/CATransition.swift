@@ -26,14 +26,27 @@ public struct CATransitionSubtype: RawRepresentable, Hashable, Sendable {
 
 /// The key under which Core Animation adds transitions.
 public let kCATransition = "transition"
+/// The action event of a layer joining a visible tree (its built-in action: a fade in).
+public let kCAOnOrderIn = "onOrderIn"
+/// The action event of a layer leaving a tree (its built-in action: a fade, which a layer no longer
+/// in any drawn tree does not show).
+public let kCAOnOrderOut = "onOrderOut"
 
 /// Animates a layer from its previous state to its new one: `CATransition`.
 ///
-/// Add it in the same transaction that changes the layer (`layer.add(transition, forKey: kCATransition)`).
-/// The progress runs from `startProgress` to `endProgress` with the animation's timing. Drawing: a change of
-/// `contents` is drawn as the transition (fade, moveIn, push, reveal in the subtype's direction, inside the
-/// layer's bounds); transitions of sublayer changes need offscreen snapshots of the before and after
-/// states, which arrive with the render graph's offscreen passes — until then those show the new state.
+/// Add it in the same transaction that changes the layer (`layer.add(transition, forKey: kCATransition)`):
+/// whatever that transaction changed of the layer and its subtree — sublayers added, removed or
+/// replaced, contents, any property, the layer hidden or shown — is drawn as a transition from how the
+/// layer looked before the transaction to how it looks now. The model holds the new state at once.
+/// The progress runs from `startProgress` to `endProgress` with the animation's timing.
+///
+/// - `fade`: the two states cross-dissolve (old × (1 − p) + new × p).
+/// - `moveIn`: the new state slides in over the old; `push`: it slides in while the old slides out;
+///   `reveal`: the old state slides out, uncovering the new. They travel the layer's width or height from
+///   the `subtype`'s side, named as on iOS (y up: `fromTop` enters from the maximum y).
+///
+/// The moving states are not clipped; a layer that masks to its bounds keeps both inside them.
+/// A fade of states whose layers overlap costs offscreen passes (reason `transition`); slides cost none.
 open class CATransition: CAAnimation {
     public var type: CATransitionType = .fade
     public var subtype: CATransitionSubtype?

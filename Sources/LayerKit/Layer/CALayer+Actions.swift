@@ -55,9 +55,16 @@ extension CALayer {
         return builtInAction(forKey: event)
     }
 
-    /// Core Animation's implicit animation: a basic animation of the property from its presentation
-    /// value, with the transaction's duration and timing function.
+    /// Core Animation's implicit animations: a layer entering or leaving a tree fades (a `fade`
+    /// `CATransition`); an animatable property animates from its presentation value (a basic animation);
+    /// both with the transaction's duration and timing function.
     private func builtInAction(forKey event: String) -> CAAction? {
+        if event == kCAOnOrderIn || event == kCAOnOrderOut {
+            let fade = CATransition()
+            fade.duration = CATransaction.animationDuration()
+            fade.timingFunction = CATransaction.animationTimingFunction() ?? CAMediaTimingFunction(name: .default)
+            return fade
+        }
         let animatable = LayerPropertyKey(key: event).map { $0.isAnimatable && $0 != .sublayers }
             ?? (type(of: self) as? DeclaredLayerProperties.Type)?.implicitlyAnimatedKeys.contains(event) ?? false
         guard animatable else { return nil }

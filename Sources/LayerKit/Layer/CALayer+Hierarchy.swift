@@ -28,7 +28,7 @@ extension CALayer {
                 unique.append(layer)
             }
             for old in storedSublayers where !unique.contains(where: { $0 === old }) {
-                if hasBeenCommitted { old.runOrderAction("onOrderOut") }
+                if hasBeenCommitted { old.runOrderAction(kCAOnOrderOut) }
                 old.storedSuperlayer = nil
             }
             var joined: [CALayer] = []
@@ -80,7 +80,7 @@ extension CALayer {
         guard canAdopt(newLayer) else { return }
         newLayer.detachFromSuperlayer()
         guard let index = storedSublayers.firstIndex(where: { $0 === oldLayer }) else { return }
-        if hasBeenCommitted { oldLayer.runOrderAction("onOrderOut") }
+        if hasBeenCommitted { oldLayer.runOrderAction(kCAOnOrderOut) }
         storedSublayers[index] = newLayer
         oldLayer.storedSuperlayer = nil
         newLayer.storedSuperlayer = self
@@ -183,13 +183,14 @@ extension CALayer {
         didOrderIn(layer)
     }
 
-    /// Runs the `onOrderIn` action of a layer that joined this (committed) layer's tree, and this
-    /// layer's `sublayers` action, as Core Animation does.
+    /// Runs the `onOrderIn` action of a layer that joined this (committed) layer's tree when a host
+    /// shows that tree already (what is added before a host's first commit appears with the tree, as
+    /// it does in Core Animation), and this layer's `sublayers` action, as Core Animation does.
     private func didOrderIn(_ layer: CALayer) {
         // A layer that never changed a property still has to reach the render tree with its parent.
         if !layer.hasBeenCommitted && !layer.pendingChanges.hasChanges { layer.didChange(.sublayers) }
         guard hasBeenCommitted else { return }
-        layer.runOrderAction("onOrderIn")
+        if isInShownTree { layer.runOrderAction(kCAOnOrderIn) }
         runAction(forEvent: "sublayers")
     }
 
@@ -204,7 +205,7 @@ extension CALayer {
     /// Leaves the current superlayer, recording the change there (after its `onOrderOut` action).
     private func detachFromSuperlayer() {
         guard let parent = storedSuperlayer else { return }
-        if parent.hasBeenCommitted { runOrderAction("onOrderOut") }
+        if parent.hasBeenCommitted { runOrderAction(kCAOnOrderOut) }
         parent.storedSublayers.removeAll { $0 === self }
         storedSuperlayer = nil
         parent.sublayersDidChange()

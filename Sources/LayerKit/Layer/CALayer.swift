@@ -248,6 +248,20 @@ extension CALayer {
     /// Whether the layer has been committed at least once (so its changes may animate implicitly).
     package var hasBeenCommitted: Bool { pendingChanges.contains(.hasBeenCommitted) }
 
+    /// Whether a host (a window, a `CARenderer`) shows this layer as its root and has committed its tree
+    /// once since: layers joining the tree from then on become visible, and run `onOrderIn`.
+    package var isShownRoot: Bool {
+        get { pendingChanges.contains(.isShownRoot) }
+        set { if newValue { pendingChanges.formUnion(.isShownRoot) } else { pendingChanges.subtract(.isShownRoot) } }
+    }
+
+    /// Whether the layer is in a tree a host shows (`isShownRoot`). O(depth).
+    package var isInShownTree: Bool {
+        var layer = self
+        while let parent = layer.storedSuperlayer { layer = parent }
+        return layer.isShownRoot
+    }
+
     /// Whether this is a presentation copy (it records no changes and runs no actions).
     package var isPresentationCopy: Bool { pendingChanges.contains(.isPresentationCopy) }
 }
@@ -328,8 +342,10 @@ extension LayerPropertySet {
     package static let isPresentationCopy = LayerPropertySet(rawValue: 1 << 61)
     /// Sticky: the layer needs layout (it is queued in `LayoutQueue`).
     package static let needsLayout = LayerPropertySet(rawValue: 1 << 60)
+    /// Sticky: a host shows the layer as its root (`CALayer.isShownRoot`).
+    package static let isShownRoot = LayerPropertySet(rawValue: 1 << 59)
     /// The sticky state bits, which are not changes.
-    package static let stickyState: LayerPropertySet = [.hasBeenCommitted, .isPresentationCopy, .needsLayout]
+    package static let stickyState: LayerPropertySet = [.hasBeenCommitted, .isPresentationCopy, .needsLayout, .isShownRoot]
 
     /// Whether any property (not just state) is pending.
     package var hasChanges: Bool { !subtracting(.stickyState).isEmpty }

@@ -1,8 +1,8 @@
 /// Why the render graph draws a subtree into an offscreen surface instead of straight into its target
 /// (DESIGN.md §4, rule 2). Every offscreen pass carries one; frame statistics count passes per reason.
 ///
-/// Only the reasons the builder can produce today are cases. The others DESIGN.md lists (3D flattening,
-/// transitions) arrive with their features; replicators draw their instances without a pass.
+/// Only the reasons the builder can produce today are cases. The other one DESIGN.md lists (3D
+/// flattening) arrives with its feature; replicators draw their instances without a pass.
 public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A layer with `allowsGroupOpacity` and opacity below 1 whose subtree's draws overlap one another:
     /// the subtree is composited once, then faded. Without overlap the opacity is folded into each draw.
@@ -27,6 +27,9 @@ public enum OffscreenReason: String, Hashable, Sendable, CaseIterable, CustomStr
     /// A layer with a `compositingFilter` and more than one draw: its subtree flattened so that its
     /// composite, not each draw, blends with what is behind it.
     case compositingFilter
+    /// A `CATransition` fade: the layer's old and new states cross-dissolved in a surface (and each
+    /// state flattened first where its draws overlap), composited once (`RenderGraphBuilder+Transition.swift`).
+    case transition
     /// A debug view needs the frame drawn a second way (`DebugOptions.overdraw` counts fragments into a
     /// surface, then colors the frame by the count).
     case debugVisualization

@@ -217,12 +217,12 @@ extension RenderGraphBuilder {
     }
 
     /// The pixel footprint of each of `items` within the target (nil where it shows nothing).
-    private func footprintsOf(_ items: [DrawItem]) -> [PixelRect?] {
+    func footprintsOf(_ items: [DrawItem]) -> [PixelRect?] {
         items.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
     }
 
     /// The bounding rect of the visible footprints, nil when none is visible.
-    private func union(_ footprints: [PixelRect?]) -> PixelRect? {
+    func union(_ footprints: [PixelRect?]) -> PixelRect? {
         footprints.reduce(nil as PixelRect?) { result, footprint in
             guard let footprint else { return result }
             return result.map { $0.union(footprint) } ?? footprint
@@ -230,7 +230,7 @@ extension RenderGraphBuilder {
     }
 
     /// `rect` cut to the target and to the largest surface allowed; nil when nothing is left.
-    private func surfaceRect(_ rect: PixelRect) -> PixelRect? {
+    func surfaceRect(_ rect: PixelRect) -> PixelRect? {
         guard var visible = rect.intersection(PixelRect(x: 0, y: 0, width: targetWidth, height: targetHeight)) else { return nil }
         visible.maxX = min(visible.maxX, visible.minX + maxSurfaceSize)
         visible.maxY = min(visible.maxY, visible.minY + maxSurfaceSize)
@@ -268,7 +268,7 @@ extension RenderGraphBuilder {
 
     /// A quad drawing `surface` 1:1 at the target pixels `rect`, in the frame's clip space (its layer
     /// space is target pixels), faded by `opacity`.
-    private func surfaceQuad(_ surface: SurfaceID, at rect: PixelRect, opacity: CGFloat, blend: BlendMode, layer: LayerID? = nil) -> DrawItem {
+    func surfaceQuad(_ surface: SurfaceID, at rect: PixelRect, opacity: CGFloat, blend: BlendMode, layer: LayerID? = nil) -> DrawItem {
         let bounds = SIMD4<Float>(Float(rect.minX), Float(rect.minY), Float(rect.maxX), Float(rect.maxY))
         let instance = LayerInstance(
             localToClip: Self.columnMajor(pixelToClip), quad: bounds, uv: SIMD4(0, 0, 1, 1),

@@ -178,7 +178,9 @@ package struct RenderGraphBuilder {
     }
 
     struct VisitContext {
-        let tree: RenderTree
+        /// The nodes sublayer and mask IDs refer to: the render tree, or a transition's snapshot of the old
+        /// state while that is drawn (`RenderGraphBuilder+Transition.swift`).
+        var tree: RenderTree
         var animations: AnimationState
         /// The frame's absolute time.
         var time: Double
@@ -221,6 +223,8 @@ package struct RenderGraphBuilder {
         /// Backdrop composites prepared for layers with background filters, waiting for their layer's own
         /// draws (`RenderGraphBuilder+Backdrop.swift`).
         var pendingBackdrops: [LayerID: PendingBackdrop] = [:]
+        /// Layers whose transition is being drawn: their states are drawn as plain layers.
+        var transitionsDrawing = Set<LayerID>()
     }
 
     /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the
@@ -277,8 +281,17 @@ package struct RenderGraphBuilder {
     func visit(_ node: RenderNode, localTime: Double, parentSpace: CATransform3D, opacity inherited: CGFloat,
                clip inheritedClip: Clip?, contentsFlipped: Bool, isolated: Bool = false, effectsDrawn: Bool = false,
                context: inout VisitContext, into items: inout [DrawItem]) {
+        guard inherited > 0 else { return }
+        // A running transition draws the layer's old and new states (either may be hidden) in its place.
+        if let (transition, progress) = node.activeTransition, let snapshot = node.transitionSnapshot,
+           !context.transitionsDrawing.contains(node.id) {
+            visitTransition(node, transition: transition, progress: progress, from: snapshot, localTime: localTime,
+                            parentSpace: parentSpace, opacity: inherited, clip: inheritedClip, contentsFlipped: contentsFlipped,
+                            context: &context, into: &items)
+            return
+        }
         let ownOpacity = min(max(node.opacity, 0), 1)
-        guard !node.isHidden, ownOpacity > 0, inherited > 0 else { return }
+        guard !node.isHidden, ownOpacity > 0 else { return }
         if !isolated && !effectsDrawn && !node.backgroundFilters.isEmpty && !node.isTransformLayer && !node.shouldRasterize {
             prepareBackdrop(of: node, parentSpace: parentSpace, behind: items, context: &context)
         }
@@ -443,9 +456,7 @@ package struct RenderGraphBuilder {
                     texture: binding))
             }
         }
-        if hasSize, let (transition, progress) = node.activeTransition, let old = node.transitionFromContents {
-            drawTransition(transition, progress: progress, from: old, to: node.contents)
-        } else if hasSize {
+        if hasSize {
             if let old = node.contentsCrossfadeFrom { drawContents(old, alpha: 1) }
             if let image = node.contents {
                 drawContents(image, alpha: node.contentsCrossfadeFrom == nil ? 1 : node.contentsCrossfadeFraction)
@@ -492,35 +503,6 @@ package struct RenderGraphBuilder {
                 items.append(DrawItem(instance: draw, texture: TextureBinding(image: particle.image, minification: Self.filter(particle.minification),
                                                                               magnification: Self.filter(particle.magnification)),
                                       blend: emitter.additive ? .compositing(.addition) : .sourceOver, layer: node.id))
-            }
-        }
-
-        /// A contents transition inside the bounds. Moving types travel the bounds' width or height;
-        /// the subtypes keep Core Animation's y-up naming as on iOS (`fromTop` enters from the maximum y).
-        func drawTransition(_ transition: TransitionRecord, progress p: CGFloat, from old: CGImage, to new: CGImage?) {
-            let boundsClip = clipInstanceFields(Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse, toPixels: toPixels),
-                                                localToPixels: homography)
-            let direction: CGPoint
-            switch transition.subtype {
-            case .fromRight: direction = CGPoint(x: node.bounds.width, y: 0)
-            case .fromTop: direction = CGPoint(x: 0, y: node.bounds.height)
-            case .fromBottom: direction = CGPoint(x: 0, y: -node.bounds.height)
-            default: direction = CGPoint(x: -node.bounds.width, y: 0)
-            }
-            func scaled(_ k: CGFloat) -> CGPoint { CGPoint(x: direction.x * k, y: direction.y * k) }
-            switch transition.type {
-            case .moveIn:
-                drawContents(old, alpha: 1, clip: boundsClip)
-                if let new { drawContents(new, alpha: 1, offset: scaled(1 - p), clip: boundsClip) }
-            case .push:
-                drawContents(old, alpha: 1, offset: scaled(-p), clip: boundsClip)
-                if let new { drawContents(new, alpha: 1, offset: scaled(1 - p), clip: boundsClip) }
-            case .reveal:
-                if let new { drawContents(new, alpha: 1, clip: boundsClip) }
-                drawContents(old, alpha: 1, offset: scaled(-p), clip: boundsClip)
-            default:
-                drawContents(old, alpha: 1)
-                if let new { drawContents(new, alpha: p) }
             }
         }
 
@@ -623,7 +605,7 @@ package struct RenderGraphBuilder {
     /// radius of the clip it came from. When the inner clip is rotated or projected relative to the
     /// outer one, whichever clip lies wholly inside the other is exact; otherwise there is no one analytic
     /// clip (nil), and the caller clips by stencil.
-    private static func intersect(outer: Clip, inner: Clip, innerToPixels: PlaneHomography) -> Clip? {
+    static func intersect(outer: Clip, inner: Clip, innerToPixels: PlaneHomography) -> Clip? {
         let innerToOuter = innerToPixels.concatenating(outer.toPixelsInverse)
         let (r0, r1, r2) = (innerToOuter.r0, innerToOuter.r1, innerToOuter.r2)
         let axisAligned = abs(r0.y) < 1e-9 && abs(r1.x) < 1e-9 && abs(r0.z) < 1e-9 && abs(r1.z) < 1e-9 && abs(r2.z - 1) < 1e-9

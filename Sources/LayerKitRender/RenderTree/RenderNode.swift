@@ -65,8 +65,9 @@ package final class RenderNode: @unchecked Sendable {
     /// `contents` (which shows with opacity `contentsCrossfadeFraction`).
     package var contentsCrossfadeFrom: CGImage?
     package var contentsCrossfadeFraction: CGFloat = 1
-    /// The contents shown before the change a transition animates (kept while the transition runs).
-    package var transitionFromContents: CGImage?
+    /// The layer's subtree as it was before the commit that added its running transition
+    /// (`TransitionSnapshot`); nil when no transition runs.
+    package var transitionSnapshot: TransitionSnapshot?
     /// Set only on a presented copy: the running transition and its progress (0 old, 1 new).
     package var activeTransition: (record: TransitionRecord, progress: Double)?
     /// The reusable node `presentationCopy()` returns, and the `changeStamp` it was last copied at.
@@ -214,7 +215,7 @@ package final class RenderNode: @unchecked Sendable {
         if backgroundColor !== other.backgroundColor { backgroundColor = other.backgroundColor }
         if borderColor !== other.borderColor { borderColor = other.borderColor }
         if contents !== other.contents { contents = other.contents }
-        if transitionFromContents !== other.transitionFromContents { transitionFromContents = other.transitionFromContents }
+        if transitionSnapshot != nil || other.transitionSnapshot != nil { transitionSnapshot = other.transitionSnapshot }
         if contentsGravity != other.contentsGravity { contentsGravity = other.contentsGravity }
         if minificationFilter != other.minificationFilter { minificationFilter = other.minificationFilter }
         if magnificationFilter != other.magnificationFilter { magnificationFilter = other.magnificationFilter }

@@ -29,6 +29,17 @@ package struct RenderTree: Sendable {
 
     /// Applies a commit packet.
     package mutating func apply(_ packet: CommitPacket) {
+        // A transition arriving with this packet animates from what its layer drew until now: the
+        // snapshot is taken before any of the packet's changes land.
+        var snapshots: [LayerID: TransitionSnapshot] = [:]
+        for change in packet.changes {
+            for case (.animations, .animations(let records)) in change.values {
+                let known = Set(nodes[change.layer]?.animations.map(\.id) ?? [])
+                if records.contains(where: { !known.contains($0.id) && $0.isTransition }) {
+                    snapshots[change.layer] = transitionSnapshot(of: change.layer)
+                }
+            }
+        }
         for change in packet.changes {
             let node: RenderNode
             if let existing = nodes[change.layer] {
@@ -39,19 +50,17 @@ package struct RenderTree: Sendable {
                 nodes[change.layer] = node
             }
             dirtyLayers.insert(change.layer)
-            // A transition arriving with this change animates from the contents shown until now.
             for case (.animations, .animations(let records)) in change.values {
                 let known = Set(node.animations.map(\.id))
-                for record in records where !known.contains(record.id) {
-                    newAnimations.insert(record.id)
-                    if case .transition = record.content { node.transitionFromContents = node.contents }
-                }
+                for record in records where !known.contains(record.id) { newAnimations.insert(record.id) }
             }
             for (key, value) in change.values {
                 if key == .sublayers || key == .mask { structureEdits.insert(change.layer) }
                 node.apply(key, value)
             }
             for (key, value) in change.customValues { node.customProperties[key] = value }
+            if let snapshot = snapshots[change.layer] { node.transitionSnapshot = snapshot }
+            if !node.animations.contains(where: \.isTransition) { node.transitionSnapshot = nil }
             stampChange(of: node, keys: change.values.lazy.map(\.0), hasCustomValues: !change.customValues.isEmpty)
             if node.animations.isEmpty { animatedLayers.remove(change.layer) } else { animatedLayers.insert(change.layer) }
         }
@@ -84,9 +93,7 @@ extension RenderTree {
         guard let node = nodes[layer] else { return }
         node.animations.removeAll { ids.contains($0.id) && (!onlyIfRemovedOnCompletion || $0.removedOnCompletion) }
         dirtyLayers.insert(layer)
-        if !node.animations.contains(where: { if case .transition = $0.content { return true } else { return false } }) {
-            node.transitionFromContents = nil
-        }
+        if !node.animations.contains(where: \.isTransition) { node.transitionSnapshot = nil }
         if node.animations.isEmpty { animatedLayers.remove(layer) }
         // What the node shows no longer includes the removed animations' values.
         stampChange(of: node, keys: [.animations], hasCustomValues: false)

@@ -129,6 +129,7 @@ package enum DebugVisualization {
         case .filter: SIMD3(0.55, 0.1, 1)
         case .backgroundFilter: SIMD3(0, 0.8, 1)
         case .compositingFilter: SIMD3(1, 0.5, 0)
+        case .transition: SIMD3(0.2, 1, 0.6)
         default: offscreenTint
         }
     }
