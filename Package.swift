@@ -81,6 +81,19 @@ let package = Package(
             path: "Samples/Effects",
             swiftSettings: swiftSettings
         ),
+        // The gallery: its demos (a library, so tests run them headless) and the app that hosts them.
+        .target(
+            name: "GalleryDemos",
+            dependencies: ["LayerKit", "LayerKitScenes"],
+            path: "Samples/Gallery/Demos",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "Gallery",
+            dependencies: ["GalleryDemos", "SampleSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Samples/Gallery/App",
+            swiftSettings: swiftSettings
+        ),
         // Counts the bytes malloc holds, for bytes-per-layer figures.
         .target(name: "CMallocStats", path: "Benchmarks/CMallocStats"),
         .executableTarget(
@@ -118,6 +131,7 @@ let package = Package(
         .testTarget(name: "LayerKitRenderTests", dependencies: ["LayerKitRender", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitVulkanTests", dependencies: ["LayerKitVulkan", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitSDLTests", dependencies: ["LayerKitSDL", "LayerKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "GalleryTests", dependencies: ["GalleryDemos", "LayerKitVulkan"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

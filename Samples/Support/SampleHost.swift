@@ -36,6 +36,17 @@ public struct SampleHost {
     public var defaultFrames: Int
     public var build: (_ root: CALayer, _ startTime: CFTimeInterval) -> ((CFTimeInterval) -> Void)?
     public var headlessResize: ((CGSize) -> CGSize)?
+    /// Input in a window, after the debug-view keys (1–6, 0) have been taken.
+    public var onKeyDown: ((KeyEvent) -> Void)?
+    public var onPointerDown: ((PointerEvent) -> Void)?
+    public var onPointerMove: ((PointerEvent) -> Void)?
+    public var onPointerUp: ((PointerEvent) -> Void)?
+    /// Headless: called before each frame with its number and time, in place of a user's input.
+    public var headlessScript: ((Int, CFTimeInterval) -> Void)?
+    /// Headless: frames at the wall clock instead of 60 fps of scene time. Animations that input starts
+    /// mid-run (implicit ones, transitions) begin at the wall clock, so a scripted sample needs it for
+    /// its frames to show them.
+    public var headlessFramesAtWallClock = false
 
     public init(name: String, size: CGSize, defaultFrames: Int = 60,
                 build: @escaping (_ root: CALayer, _ startTime: CFTimeInterval) -> ((CFTimeInterval) -> Void)?,
@@ -55,7 +66,13 @@ public struct SampleHost {
                 let window = try LayerWindow(title: "LayerKit — \(name)", width: width, height: height)
                 let update = build(window.rootLayer, CACurrentMediaTime())
                 if let update { window.onFrame = update }
-                window.onKeyDown = { [unowned window] event in Self.toggleDebugView(for: event, in: window) }
+                let keyDown = onKeyDown
+                window.onKeyDown = { [unowned window] event in
+                    if !Self.toggleDebugView(for: event, in: window) { keyDown?(event) }
+                }
+                window.onPointerDown = onPointerDown
+                window.onPointerMove = onPointerMove
+                window.onPointerUp = onPointerUp
                 if let frames = options.frames { try window.run(frames: frames) } else { try window.run() }
                 return
             } catch let error as LayerWindowError {
@@ -72,16 +89,18 @@ public struct SampleHost {
         "1": .blended, "2": .offscreen, "3": .overdraw, "4": .batches, "5": .rasterizeCache, "6": .flashUpdates,
     ]
 
-    private static func toggleDebugView(for event: KeyEvent, in window: LayerWindow) {
+    /// Whether `event` was a debug-view key (and switched the view).
+    private static func toggleDebugView(for event: KeyEvent, in window: LayerWindow) -> Bool {
         if event.keyName == "0" {
             window.debugOptions.subtract(DebugOptions.views)
         } else if let view = debugViewKeys[event.keyName] {
             window.debugOptions.formSymmetricDifference(view)
         } else {
-            return
+            return false
         }
         let names = DebugOptions.named.filter { window.debugOptions.contains($0.option) }.map(\.name)
         print("debug views: \(names.isEmpty ? "none" : names.joined(separator: ", "))")
+        return true
     }
 
     private func runHeadless(width: Int, height: Int, frames count: Int, out: String) throws {
@@ -103,8 +122,9 @@ public struct SampleHost {
         let folder = URL(fileURLWithPath: out, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for frame in 0..<count {
-            let time = start + Double(frame) / 60
+            let time = headlessFramesAtWallClock ? CACurrentMediaTime() : start + Double(frame) / 60
             if frame == count / 2, let headlessResize { resize(to: headlessResize(full)) }
+            headlessScript?(frame, time)
             update?(time)
             CATransaction.flush()
             renderer.beginFrame(atTime: time)
