@@ -84,7 +84,7 @@ let package = Package(
         // The gallery: its demos (a library, so tests run them headless) and the app that hosts them.
         .target(
             name: "GalleryDemos",
-            dependencies: ["LayerKit", "LayerKitScenes"],
+            dependencies: ["LayerKit", "LayerKitRender", "LayerKitScenes"],
             path: "Samples/Gallery/Demos",
             swiftSettings: swiftSettings
         ),

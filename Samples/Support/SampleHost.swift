@@ -47,6 +47,8 @@ public struct SampleHost {
     /// mid-run (implicit ones, transitions) begin at the wall clock, so a scripted sample needs it for
     /// its frames to show them.
     public var headlessFramesAtWallClock = false
+    /// Called after each frame with its counters (a window's: without the GPU's results) and its time.
+    public var onFrameDrawn: ((FrameStatistics, CFTimeInterval) -> Void)?
 
     public init(name: String, size: CGSize, defaultFrames: Int = 60,
                 build: @escaping (_ root: CALayer, _ startTime: CFTimeInterval) -> ((CFTimeInterval) -> Void)?,
@@ -65,7 +67,13 @@ public struct SampleHost {
             do {
                 let window = try LayerWindow(title: "LayerKit — \(name)", width: width, height: height)
                 let update = build(window.rootLayer, CACurrentMediaTime())
-                if let update { window.onFrame = update }
+                let frameDrawn = onFrameDrawn
+                if update != nil || frameDrawn != nil {
+                    window.onFrame = { [unowned window] time in
+                        frameDrawn?(window.lastFrameStatistics, time)
+                        update?(time)
+                    }
+                }
                 let keyDown = onKeyDown
                 window.onKeyDown = { [unowned window] event in
                     if !Self.toggleDebugView(for: event, in: window) { keyDown?(event) }
@@ -130,6 +138,7 @@ public struct SampleHost {
             renderer.beginFrame(atTime: time)
             renderer.render()
             renderer.endFrame()
+            onFrameDrawn?(renderer.lastFrameStatistics, time)
             let url = folder.appendingPathComponent(String(format: "frame-%03d.png", frame))
             try renderer.snapshot().pngData().write(to: url)
         }

@@ -36,6 +36,7 @@ final class GalleryTests: XCTestCase {
                 renderer.render()
                 renderer.endFrame()
                 statistics.append(renderer.lastFrameStatistics)
+                launcher.frameDrawn(renderer.lastFrameStatistics, at: time)
                 frame += 1
             }
         }
@@ -115,6 +116,96 @@ final class GalleryTests: XCTestCase {
         XCTAssertEqual(Double(centre.g), 255 * expected.g, accuracy: 2)
         XCTAssertEqual(Double(centre.b), 255 * expected.b, accuracy: 2)
         XCTAssertEqual(image.pixel(x: 140, y: 130).b, image.pixel(x: 20, y: 130).b, "the box has left its start")
+        XCTAssertEqual(run.renderer.validationMessages, [])
+    }
+
+    func testCoverFlowDrawsEachCoverWithAReplicatedReflectionUnderAGradientMask() throws {
+        let run = try Run(CoverFlowDemo.self)
+        try run.render(2, scripted: false)
+        let last = try XCTUnwrap(run.statistics.last)
+        // 16 covers, each drawn twice by its replicator (16 instances beyond the originals); each pair is
+        // masked by its gradient: a content and a mask surface per visible cover, nothing else offscreen.
+        XCTAssertEqual(last.replicatedInstances, 16)
+        XCTAssertTrue(last.offscreenReasons.allSatisfy { $0 == .mask })
+        XCTAssertEqual(last.offscreenReasons.count % 2, 0)
+        // The centre cover is flat and in front; the one right of it turned away from the viewer.
+        XCTAssertEqual(run.demo.map { _ in run.root.sublayers?.first?.sublayers?.first?.sublayers?.first?.transform.m11 }, 1)
+        XCTAssertEqual(run.renderer.validationMessages, [])
+    }
+
+    func testDockMagnifiesTheIconsNearThePointer() throws {
+        let run = try Run(DockDemo.self)
+        try run.render(20)
+        let dock = try XCTUnwrap(run.root.sublayers?.first?.sublayers?.last)
+        let widths = (dock.sublayers ?? []).map(\.bounds.width)
+        // The pointer is over the dock: the icon under it is magnified (up to 1.8 × 56), the far ones not.
+        XCTAssertGreaterThan(widths.max() ?? 0, 56 * 1.5)
+        XCTAssertEqual(widths.min() ?? 0, 56, accuracy: 0.001)
+        try run.render(12)
+        XCTAssertTrue(dock.sublayers?.contains { $0.animation(forKey: "bounce") != nil } ?? false, "frame 30 clicked an icon")
+        XCTAssertEqual(run.renderer.validationMessages, [])
+    }
+
+    func testAlbumCityIsSixThousandCoversInAHandfulOfDrawCalls() throws {
+        let run = try Run(AlbumCityDemo.self)
+        try run.render(3)
+        let last = try XCTUnwrap(run.statistics.last)
+        XCTAssertEqual(run.root.sublayers?.first?.sublayers?.first?.sublayers?.count, 6_000)
+        XCTAssertLessThanOrEqual(last.drawCalls, 4, "one atlas: the issue's aim")
+        XCTAssertEqual(last.offscreenPasses, 0)
+        XCTAssertGreaterThan(last.layersVisible, 1_000)
+        XCTAssertEqual(run.renderer.validationMessages, [])
+    }
+
+    func testVideoWallDrawsTheFrontOfItsCylinderFromOneAtlas() throws {
+        let run = try Run(VideoWallDemo.self)
+        try run.render(3)
+        let last = try XCTUnwrap(run.statistics.last)
+        XCTAssertLessThanOrEqual(last.drawCalls, 4)
+        XCTAssertEqual(last.offscreenPasses, 0)
+        // Tiles facing away are not drawn: of 1,000, at most the front half (and a few at the edge).
+        XCTAssertGreaterThan(last.instances, 300)
+        XCTAssertLessThan(last.instances, 560)
+        XCTAssertEqual(run.renderer.validationMessages, [])
+    }
+
+    func testSlideToUnlockSpringsBackWhenLetGoEarlyAndUnlocksAtTheEnd() throws {
+        let run = try Run(SlideToUnlockDemo.self)
+        let track = try XCTUnwrap(run.root.sublayers?.first?.sublayers?.first)
+        try run.render(26)
+        XCTAssertEqual(track.opacity, 1, "let go halfway: still locked")
+        let knob = try XCTUnwrap(track.sublayers?.last)
+        XCTAssertEqual(knob.position.x, 36, "the knob springs back")
+        try run.render(45)
+        XCTAssertEqual(track.opacity, 0, "dragged to the end: unlocked")
+        // The label is a gradient masked by text: a mask pass pair while it shows.
+        XCTAssertTrue(run.statistics[10].offscreenReasons.contains(.mask))
+        XCTAssertEqual(run.renderer.validationMessages, [])
+    }
+
+    func testParticlesDrawEachCellInOneBatchAndSpaceSwitchesTheFire() throws {
+        let run = try Run(ParticlesDemo.self)
+        try run.render(30)
+        let last = try XCTUnwrap(run.statistics.last)
+        XCTAssertGreaterThan(last.particlesDrawn, 0)
+        XCTAssertLessThanOrEqual(last.drawCalls, 3, "the background, and one batch per cell texture")
+        let fire = try XCTUnwrap(run.root.sublayers?.first?.sublayers?.first as? CAEmitterLayer)
+        try run.render(11)
+        XCTAssertEqual(fire.birthRate, 0, "frame 40 pressed space")
+        XCTAssertNotNil(fire.animation(forKey: "birthRate"), "the fire dies down, animated")
+        XCTAssertEqual(run.renderer.validationMessages, [])
+    }
+
+    func testOverdrawLabShowsItsOwnCounters() throws {
+        let run = try Run(OverdrawLabDemo.self)
+        try run.render(20)
+        let last = try XCTUnwrap(run.statistics.last)
+        XCTAssertTrue(last.offscreenReasons.contains(.backgroundFilter))
+        XCTAssertTrue(last.offscreenReasons.contains(.mask))
+        let counters = try XCTUnwrap(run.root.sublayers?.first?.sublayers?.last as? CATextLayer)
+        let text = try XCTUnwrap(counters.string as? String)
+        XCTAssertTrue(text.contains("draw calls "), text)
+        XCTAssertTrue(text.contains("backgroundFilter"), text)
         XCTAssertEqual(run.renderer.validationMessages, [])
     }
 }

@@ -65,6 +65,7 @@ struct GalleryApp: ParsableCommand {
         host.onPointerUp = { session.launcher?.pointerUp(at: $0.location) }
         host.headlessScript = { frame, time in session.launcher?.script(frame: frame, time: time) }
         host.headlessFramesAtWallClock = true
+        host.onFrameDrawn = { statistics, time in session.launcher?.frameDrawn(statistics, at: time) }
         return host
     }
 }

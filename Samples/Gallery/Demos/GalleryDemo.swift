@@ -4,6 +4,7 @@
 // or a test.
 import Foundation
 import LayerKit
+import LayerKitRender
 
 /// One demo of the gallery.
 ///
@@ -26,6 +27,8 @@ public protocol GalleryDemo: AnyObject {
     func pointerMoved(to point: CGPoint)
     func pointerUp(at point: CGPoint)
     func script(frame: Int, time: CFTimeInterval)
+    /// The counters of the frame the host drew last (after `update(at:)` for that frame).
+    func frameDrawn(_ statistics: FrameStatistics, at time: CFTimeInterval)
 }
 
 extension GalleryDemo {
@@ -35,6 +38,7 @@ extension GalleryDemo {
     public func pointerMoved(to point: CGPoint) {}
     public func pointerUp(at point: CGPoint) {}
     public func script(frame: Int, time: CFTimeInterval) {}
+    public func frameDrawn(_ statistics: FrameStatistics, at time: CFTimeInterval) {}
 }
 
 /// The keys demos react to.
@@ -46,7 +50,8 @@ public enum GalleryKey: Hashable, Sendable {
 /// Every demo, in the launcher's order.
 public enum Gallery {
     public static let demos: [any GalleryDemo.Type] = [
-        RecipeBrowserDemo.self, SpinnerDemo.self, ScrubberDemo.self,
+        RecipeBrowserDemo.self, CoverFlowDemo.self, DockDemo.self, AlbumCityDemo.self, VideoWallDemo.self,
+        SlideToUnlockDemo.self, ParticlesDemo.self, SpinnerDemo.self, ScrubberDemo.self, OverdrawLabDemo.self,
     ]
 
     /// The demo called `name` (case-insensitive), if any.

@@ -3,6 +3,7 @@
 // it time and input.
 import Foundation
 import LayerKit
+import LayerKitRender
 
 /// The launcher screen and the demo it has open (see the file's header).
 public final class GalleryLauncher {
@@ -125,6 +126,9 @@ public final class GalleryLauncher {
             open(Gallery.demos[index], at: lastTime)
         }
     }
+
+    /// Passes the host's last frame counters to the open demo.
+    public func frameDrawn(_ statistics: FrameStatistics, at time: CFTimeInterval) { openDemo?.demo.frameDrawn(statistics, at: time) }
 
     public func pointerMoved(to point: CGPoint) { openDemo?.demo.pointerMoved(to: point) }
     public func pointerUp(at point: CGPoint) { openDemo?.demo.pointerUp(at: point) }

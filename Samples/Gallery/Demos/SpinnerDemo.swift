@@ -29,6 +29,7 @@ public final class SpinnerDemo: GalleryDemo {
         fade.toValue = 0.15
         fade.duration = 1
         fade.repeatCount = .infinity
+        fade.fillMode = .backwards
         spoke.add(fade, forKey: "fade")
         spinner.addSublayer(spoke)
         root.addSublayer(spinner)
@@ -55,6 +56,7 @@ public final class SpinnerDemo: GalleryDemo {
         bounce.duration = 0.4
         bounce.autoreverses = true
         bounce.repeatCount = .infinity
+        bounce.fillMode = .backwards  // instances waiting for their delay show the animation's start
         bounce.timingFunction = CAMediaTimingFunction(name: .easeInEaseOut)
         bar.add(bounce, forKey: "bounce")
         equalizer.addSublayer(bar)

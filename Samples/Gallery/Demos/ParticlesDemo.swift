@@ -1,0 +1,78 @@
+// Particles: a fire and a field of sparkles, each one CAEmitterLayer with a cell or two. Space
+// switches the fire off and on by animating the emitter's birthRate.
+import Foundation
+import LayerKit
+import LayerKitScenes
+
+public final class ParticlesDemo: GalleryDemo {
+    public static let name = "particles"
+    public static let title = "Particles"
+    public static let summary = "CAEmitterLayer presets: fire (additive) and twinkling sparkles. Space switches the fire."
+
+    private let fire = CAEmitterLayer()
+
+    public init(root: CALayer, startTime: CFTimeInterval) {
+        root.backgroundColor = CGColor(red: 0.02, green: 0.02, blue: 0.06, alpha: 1)
+        let size = root.bounds.size
+
+        // Fire: a short line of flames rising, added up where they overlap, reddening as they fade.
+        fire.frame = root.bounds
+        fire.emitterPosition = CGPoint(x: size.width * 0.3, y: size.height - 60)
+        fire.emitterSize = CGSize(width: 80, height: 0)
+        fire.emitterShape = .line
+        fire.renderMode = .additive
+        let flame = CAEmitterCell()
+        flame.name = "flame"
+        flame.birthRate = 500
+        flame.lifetime = 1.2
+        flame.lifetimeRange = 0.4
+        flame.velocity = 120
+        flame.velocityRange = 40
+        flame.emissionLongitude = -.pi / 2
+        flame.emissionRange = 0.35
+        flame.scale = 1.6
+        flame.scaleSpeed = -0.9
+        flame.color = CGColor(red: 1, green: 0.55, blue: 0.15, alpha: 0.6)
+        flame.greenSpeed = -0.4
+        flame.blueSpeed = -0.2
+        flame.alphaSpeed = -0.45
+        flame.contents = ParticlesScene.dot(side: 16)
+        fire.emitterCells = [flame]
+        root.addSublayer(fire)
+
+        // Sparkles: a rectangle of small stars that appear, turn and fade.
+        let sparkles = CAEmitterLayer()
+        sparkles.frame = root.bounds
+        sparkles.emitterPosition = CGPoint(x: size.width * 0.72, y: size.height * 0.45)
+        sparkles.emitterSize = CGSize(width: size.width * 0.4, height: size.height * 0.6)
+        sparkles.emitterShape = .rectangle
+        sparkles.emitterMode = .surface
+        let sparkle = CAEmitterCell()
+        sparkle.birthRate = 60
+        sparkle.lifetime = 1.5
+        sparkle.velocity = 8
+        sparkle.emissionRange = 2 * .pi
+        sparkle.spin = 2
+        sparkle.spinRange = 2
+        sparkle.scale = 0.5
+        sparkle.scaleRange = 0.4
+        sparkle.color = CGColor(red: 0.8, green: 0.9, blue: 1, alpha: 1)
+        sparkle.blueRange = 0.2
+        sparkle.alphaSpeed = -0.66
+        sparkle.contents = ParticlesScene.dot(side: 8)
+        sparkles.emitterCells = [sparkle]
+        root.addSublayer(sparkles)
+    }
+
+    public func keyDown(_ key: GalleryKey) {
+        guard key == .space else { return }
+        CATransaction.begin()
+        CATransaction.setAnimationDuration(0.5)
+        fire.birthRate = fire.birthRate > 0 ? 0 : 1  // animates implicitly: the fire dies down or flares up
+        CATransaction.commit()
+    }
+
+    public func script(frame: Int, time: CFTimeInterval) {
+        if frame == 40 || frame == 70 { keyDown(.space) }
+    }
+}
