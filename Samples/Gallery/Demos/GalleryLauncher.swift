@@ -12,7 +12,7 @@ public final class GalleryLauncher {
     private var cards: [CALayer] = []
     private let ring = CALayer()
     private var selected = 0
-    private let columns = 3
+    private let columns = 4
     /// The open demo and the layer it was built into.
     public private(set) var openDemo: (demo: any GalleryDemo, layer: CALayer)?
 
@@ -29,9 +29,10 @@ public final class GalleryLauncher {
         menu.addSublayer(DemoStyle.label("LayerKit Gallery", fontSize: 34, frame: CGRect(x: 40, y: 24, width: size.width - 80, height: 44)))
         menu.addSublayer(DemoStyle.label("Core Animation's classic demos. Arrows and Enter, or click; Esc comes back; 1–6 debug views.",
                                          fontSize: 15, color: DemoStyle.dimText, frame: CGRect(x: 40, y: 72, width: size.width - 80, height: 22)))
-        let gap: CGFloat = 20
+        let gap: CGFloat = 16
         let width = (size.width - 80 - gap * CGFloat(columns - 1)) / CGFloat(columns)
-        let height: CGFloat = 96
+        let rows = (Gallery.demos.count + columns - 1) / columns
+        let height = min(120, (size.height - 116 - 12) / CGFloat(rows) - gap)
         ring.bounds = CGRect(x: 0, y: 0, width: width + 8, height: height + 8)
         ring.cornerRadius = 16
         ring.borderWidth = 3
@@ -49,7 +50,7 @@ public final class GalleryLauncher {
             card.backgroundColor = DemoStyle.card
             card.addSublayer(DemoStyle.label(demo.title, fontSize: 19, frame: CGRect(x: 16, y: 12, width: width - 32, height: 26)))
             let summary = DemoStyle.label(demo.summary, fontSize: 12, color: DemoStyle.dimText,
-                                          frame: CGRect(x: 16, y: 42, width: width - 32, height: 48))
+                                          frame: CGRect(x: 16, y: 40, width: width - 32, height: height - 46))
             summary.isWrapped = true
             card.addSublayer(summary)
             menu.addSublayer(card)

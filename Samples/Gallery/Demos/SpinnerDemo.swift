@@ -5,7 +5,7 @@ import LayerKit
 
 public final class SpinnerDemo: GalleryDemo {
     public static let name = "spinner"
-    public static let title = "Spinner and equalizer"
+    public static let title = "Spinner, equalizer"
     public static let summary = "CAReplicatorLayer with instanceDelay: 12 spokes and 16 bars from one layer each."
 
     public init(root: CALayer, startTime: CFTimeInterval) {
