@@ -226,6 +226,7 @@ struct RenderSceneBenchmark {
             ("median_stage_apply_ms", milliseconds(statistics.map(\.cpuTime.commitApply))),
             ("median_stage_animation_ms", milliseconds(statistics.map(\.cpuTime.animation))),
             ("median_stage_graph_build_ms", milliseconds(statistics.map(\.cpuTime.graphBuild))),
+            ("median_particle_simulation_ms", milliseconds(statistics.map(\.cpuTime.particleSimulation))),
             ("median_stage_cull_batch_ms", milliseconds(statistics.map(\.cpuTime.cullAndBatch))),
             ("median_stage_record_ms", milliseconds(statistics.map(\.cpuTime.record))),
             ("median_stage_record_cpu_ms", milliseconds(statistics.map(\.cpuTime.recordThreadCPU))),

@@ -48,7 +48,8 @@ struct SceneAim {
             [SceneAim(figure: "instances", limit: 3_072, inclusive: true, summary: "16 × 64 instances of a 3-layer subtree"),
              SceneAim(figure: "draw_calls", limit: 1, inclusive: true, summary: "3,072 replicated instances in one draw call")]
         case "particles":
-            [SceneAim(figure: "draw_calls", limit: 2, inclusive: true, summary: "20,000 particles of two cells, one draw call per cell image")]
+            [SceneAim(figure: "draw_calls", limit: 6, inclusive: true, summary: "100,000 particles of three cells (one a sub-emitter), at most two draw calls per cell image"),
+             SceneAim(figure: "median_particle_simulation_ms", limit: 3, inclusive: true, summary: "working out 100,000 particles on the render thread")]
         case "gradients":
             [SceneAim(figure: "draw_calls", limit: 4, inclusive: true, summary: "1,000 gradients of three kinds batched with other untextured draws")]
         default:

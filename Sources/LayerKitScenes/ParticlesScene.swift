@@ -1,15 +1,20 @@
 import Foundation
 import LayerKit
 
-/// LayerKit's own scene `particles` (the emitter issue): one emitter of 20,000 live particles.
+/// LayerKit's own scene `particles` (the emitter issue): one emitter of about 100,000 live particles,
+/// from two cells, one with a sub-emitter.
 ///
-/// - A `CAEmitterLayer` covering the window, a circle of radius 100 at (640, 520), seed 1.
-/// - Cell "spark": 6,000 born a second living 2 s (12,000 live), 180 ± 60 pt/s upward (longitude −π/2,
-///   range 0.6), 120 pt/s² down, spin 2 ± 2 rad/s, an 8×8 white dot tinted orange (1, 0.6, 0.2),
-///   alpha −0.4 per second; the emitter's render mode is additive.
-/// - Cell "smoke": 2,000 born a second living 4 s (8,000 live), 40 ± 20 pt/s up (range 0.3), scale 1 growing
-///   0.5 a second, a 16×16 grey dot at alpha 0.3.
-/// The emitter is 4 s in at the scene's start (`beginTime`), so every frame shows its steady state;
+/// - A `CAEmitterLayer` covering the window, a circle of radius 100 at (640, 520), seed 1; render mode
+///   additive.
+/// - Cell "spark": 10,000 born a second living 2 s (20,000 live), 180 ± 60 pt/s upward (longitude −π/2,
+///   range 0.6), 120 pt/s² down, spin 2 ± 2 rad/s, an 8×8 white dot tinted orange (1, 0.6, 0.2), alpha
+///   −0.4 per second.
+///   - Its sub-cell "ember": every spark emits 2 a second while it lives, each living 1.5 s (about
+///     60,000 live), drifting 10 ± 10 pt/s in any direction, a 4×4 dot tinted red (1, 0.3, 0.1), alpha
+///     −0.6 per second.
+/// - Cell "smoke": 5,000 born a second living 4 s (20,000 live), 40 ± 20 pt/s up (range 0.3), scale 1
+///   growing 0.5 a second, a 16×16 grey dot at alpha 0.3.
+/// The emitter is 6 s in at the scene's start (`beginTime`), so every frame shows its steady state;
 /// nothing else moves: every frame the render thread works out every live particle from the time. The
 /// live count varies a little from frame to frame (lifetimes are spread), so the scene keeps no counter
 /// baselines.
@@ -27,12 +32,23 @@ public final class ParticlesScene: BenchmarkScene {
         emitter.emitterSize = CGSize(width: 200, height: 200)
         emitter.renderMode = .additive
         emitter.seed = 1
-        // Four seconds in at the scene's start: every frame shows the steady state (~20,000 live).
-        emitter.beginTime = startTime - 4
+        // Six seconds in at the scene's start: every frame shows the steady state (~100,000 live).
+        emitter.beginTime = startTime - 6
+
+        let ember = CAEmitterCell()
+        ember.name = "ember"
+        ember.birthRate = 2
+        ember.lifetime = 1.5
+        ember.velocity = 10
+        ember.velocityRange = 10
+        ember.emissionRange = .pi
+        ember.color = CGColor(red: 1, green: 0.3, blue: 0.1, alpha: 1)
+        ember.alphaSpeed = -0.6
+        ember.contents = Self.dot(side: 4)
 
         let spark = CAEmitterCell()
         spark.name = "spark"
-        spark.birthRate = 6_000
+        spark.birthRate = 10_000
         spark.lifetime = 2
         spark.velocity = 180
         spark.velocityRange = 60
@@ -44,10 +60,11 @@ public final class ParticlesScene: BenchmarkScene {
         spark.color = CGColor(red: 1, green: 0.6, blue: 0.2, alpha: 1)
         spark.alphaSpeed = -0.4
         spark.contents = Self.dot(side: 8)
+        spark.emitterCells = [ember]
 
         let smoke = CAEmitterCell()
         smoke.name = "smoke"
-        smoke.birthRate = 2_000
+        smoke.birthRate = 5_000
         smoke.lifetime = 4
         smoke.velocity = 40
         smoke.velocityRange = 20

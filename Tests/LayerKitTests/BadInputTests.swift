@@ -201,3 +201,22 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(layer.cornerRadius, -5)
     }
 }
+
+/// Properties stored but not drawn say so (the project's rule: nothing exists only in name).
+final class PropertyNotDrawnTests: XCTestCase {
+    func testDepthPropertiesOfReplicatorsAndEmittersSayTheyAreNotDrawn() {
+        let capture = DiagnosticCapture()
+        let replicator = CAReplicatorLayer()
+        replicator.preservesDepth = false
+        let emitter = CAEmitterLayer()
+        emitter.emitterZPosition = 0
+        XCTAssertEqual(capture.names, [], "defaults draw as they are")
+        replicator.preservesDepth = true
+        emitter.preservesDepth = true
+        emitter.emitterZPosition = 10
+        emitter.emitterDepth = 5
+        XCTAssertEqual(capture.names, ["propertyNotDrawn", "propertyNotDrawn", "propertyNotDrawn", "propertyNotDrawn"])
+        XCTAssertTrue(replicator.preservesDepth, "the value is stored all the same")
+        XCTAssertEqual(emitter.emitterDepth, 5)
+    }
+}

@@ -46,6 +46,61 @@ final class EmitterRenderTests: CARendererTestCase {
         XCTAssertEqual(renderer.lastFrameStatistics.particlesDrawn, 3)
     }
 
+    func testASubEmitterEmitsFromWhereItsParentParticleIs() throws {
+        // The parent cell has no image: its particles (one a second, 20 pt/s along +x from (10, 10), living
+        // 1.2 s) only emit. Each emits a still 4×4 sub-particle every 0.5 s of its life, living 10 s.
+        // At 2.25 s: parents 0 and 1 (born at 0 and 1) each emitted at ages 0, 0.5 and 1.0 — x = 10, 20,
+        // 30 — and died at age 1.2; parent 2 (born at 2) at age 0 — x = 10. Seven sub-particles in three
+        // places, nothing where parent 0 would have been at 2.25 s (x = 55) or past its death (x = 34+).
+        let parent = CAEmitterCell()
+        parent.birthRate = 1
+        parent.lifetime = 1.2
+        parent.velocity = 20
+        let child = CAEmitterCell()
+        child.birthRate = 2
+        child.lifetime = 10
+        child.contents = white(4)
+        parent.emitterCells = [child]
+        let (root, start) = scene(parent, at: CGPoint(x: 10, y: 10))
+        let renderer = try makeRenderer(width: 96, height: 64)
+        renderer.layer = root
+        let image = try renderFrame(renderer, atTime: start + 2.25)
+        assertPixels(image, "sub-particles", tolerance: 1, probes: [
+            Probe("at x 10", 10, 10, .white), Probe("at x 20", 20, 10, .white), Probe("at x 30", 30, 10, .white),
+            Probe("between", 25, 10, .clear), Probe("no parent drawn", 55, 10, .clear), Probe("not past the parent's death", 40, 10, .clear),
+        ])
+        XCTAssertEqual(renderer.lastFrameStatistics.particlesDrawn, 7)
+    }
+
+    func testACellsPropertiesAnimateThroughItsKeyPath() throws {
+        // Key path emitterCells.dot.velocity: set to 40 in the model, animated from 0 to 40 over the
+        // emitter's local times 0.25…1.25, linearly (one particle, born at 0, birth rate 0.5 a second,
+        // lifetime 10). The velocity is the cell's at the frame's time, applied to the particle's whole
+        // age (closed form): at 0.75 s, 20 pt/s × 0.75 s = 15 pt from x = 10; the model would put it at 40.
+        let cell = CAEmitterCell()
+        cell.name = "dot"
+        cell.birthRate = 0.5
+        cell.lifetime = 10
+        cell.contents = white(4)
+        let (root, start) = scene(cell, at: CGPoint(x: 10, y: 10))
+        let emitter = try XCTUnwrap(root.sublayers?.first as? CAEmitterLayer)
+        emitter.setValue(40, forKeyPath: "emitterCells.dot.velocity")
+        XCTAssertEqual(emitter.value(forKeyPath: "emitterCells.dot.velocity") as? CGFloat, 40)
+        XCTAssertEqual(emitter.emitterCells?.first?.velocity, 40, "the cell reads back the key path's change")
+        let speedUp = CABasicAnimation(keyPath: "emitterCells.dot.velocity")
+        speedUp.fromValue = 0
+        speedUp.toValue = 40
+        speedUp.duration = 1
+        speedUp.beginTime = 0.25  // in the emitter's local time
+        emitter.add(speedUp, forKey: "speed up")
+        let renderer = try makeRenderer(width: 96, height: 64)
+        renderer.layer = root
+        let halfway = try renderFrame(renderer, atTime: start + 0.75)
+        assertPixels(halfway, "halfway", tolerance: 1, probes: [Probe("moved 15", 25, 10, .white), Probe("not at the model's 40", 40, 10, .clear)])
+        let after = try renderFrame(renderer, atTime: start + 1.5)
+        assertPixels(after, "after", tolerance: 1, probes: [Probe("the model's 40 × 1.5", 70, 10, .white), Probe("start", 10, 10, .clear)])
+    }
+
     func testAParticleTurnsBySpinAndDiesAtItsLifetime() throws {
         // A 12×2 bar born at (48, 32), not moving, spinning π/2 per second: at age 1 it stands upright.
         // Lifetime 1.5: at age 2 it is gone.

@@ -27,7 +27,8 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
         case origin, size, originX, originY, sizeWidth, sizeHeight
         /// Transform parts; an axis index 0…2, or nil for the combined form.
         case rotation(Int), scale(Int?), translation(Int?)
-        /// A parameter of the filter named `filter` in a filter list: `filters.blur.inputRadius`.
+        /// A parameter of the element named `filter` in a named list: a filter's (`filters.blur.inputRadius`)
+        /// or an emitter cell's (`emitterCells.fire.birthRate`).
         case filterParameter(filter: String, key: String)
     }
 
@@ -90,6 +91,8 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
         case let (_, .transform(t)): return t.animatedPart(component).map(AnimatableValue.scalar)
         case let (.filterParameter(name, key), .filters(filters)):
             return filters.first { $0.name == name }?.parameters[key]
+        case let (.filterParameter(name, key), .discrete(held)):
+            return (held.value as? EmitterCells)?.parameter(key, ofCellNamed: name)
         default: return nil
         }
     }
@@ -118,6 +121,8 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
             var updated = filters
             updated[index] = FilterValue(filterName: filters[index].filterName, name: name, parameters: parameters, kernel: filters[index].kernel)
             return .filters(updated)
+        case let (.filterParameter(name, key), .discrete(held), _):
+            return (held.value as? EmitterCells)?.setting(key, ofCellNamed: name, to: part).map { .discrete(DiscreteValue($0)) }
         default: return nil
         }
     }

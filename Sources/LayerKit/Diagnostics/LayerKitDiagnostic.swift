@@ -58,6 +58,10 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
     /// `CIFilter.drawnFilters`, an entry that is not a `CIFilter`, or any background or compositing filter
     /// for now): the layer draws without it.
     case filterNotDrawn(filter: String, property: String)
+    /// A layer property was set to a value the renderer stores but does not draw (a replicator's or
+    /// emitter's `preservesDepth`, an emitter's `emitterZPosition` or `emitterDepth`): the layer draws as if
+    /// it had its default.
+    case propertyNotDrawn(layer: String, key: String, drawnAs: String)
     /// A `CIColorKernel`'s source did not compile (`line` of the kernel's source, when glslang named one);
     /// layers draw without the filter. Reported once per kernel.
     case kernelCompileFailed(kernel: String, line: Int?, message: String)
@@ -88,6 +92,7 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case .invalidFilterParameter: "invalidFilterParameter"
         case .filterNotDrawn: "filterNotDrawn"
         case .kernelCompileFailed: "kernelCompileFailed"
+        case .propertyNotDrawn: "propertyNotDrawn"
         }
     }
 
@@ -137,6 +142,8 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
             "\(filter).\(key): refused (\(reason)); the parameter keeps its value"
         case let .filterNotDrawn(filter, property):
             "\(property): \(filter) is stored and animated but not drawn by this renderer; the layer draws without it"
+        case let .propertyNotDrawn(layer, key, drawnAs):
+            "\(layer).\(key) is stored but not drawn by this renderer; it draws as \(drawnAs)"
         case let .kernelCompileFailed(kernel, line, message):
             "CIColorKernel '\(kernel)'\(line.map { " line \($0)" } ?? ""): \(message); layers draw without it"
         }

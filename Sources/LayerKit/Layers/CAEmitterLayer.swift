@@ -14,8 +14,9 @@ import Foundation
 /// Emitter shapes: `point`; `line` (along x, `emitterSize.width` long); `rectangle` and `cuboid`
 /// (`emitterSize`); `circle` and `sphere` (radius `emitterSize.width / 2`). Modes: `points` and `volume`
 /// and `surface` emit from anywhere inside the shape, `outline` from its edge.
-/// Does NOT (yet): sub-emitters (cells of cells), `emitterZPosition`, `emitterDepth` and
-/// `preservesDepth` (stored; particles are flat), key paths into cells (`emitterCells.NAME.birthRate`).
+/// Cells of cells are sub-emitters (`CAEmitterCell.emitterCells`); key paths into named cells
+/// (`emitterCells.NAME.birthRate`) set and animate them.
+/// Does NOT (yet): `emitterZPosition`, `emitterDepth` and `preservesDepth` (stored; particles are flat).
 open class CAEmitterLayer: CALayer {
     public override init() {
         super.init()
@@ -26,12 +27,19 @@ open class CAEmitterLayer: CALayer {
         super.init(layer: layer)
     }
 
-    /// The cells emitted. Setting takes a snapshot of them (change a cell, then set the array again).
+    /// The cells emitted. Setting takes a snapshot of them (change a cell, then set the array again);
+    /// `setValue(_:forKeyPath:)` with `emitterCells.NAME.KEY` changes the named cell in both.
     public var emitterCells: [CAEmitterCell]? {
-        get { cellObjects }
+        get {
+            // Key-path changes went to the snapshot: the cells read back show them.
+            if let objects = cellObjects, let snapshot = value(forKey: "emitterCells") as? EmitterCells {
+                CAEmitterCell.update(objects, from: snapshot.cells)
+            }
+            return cellObjects
+        }
         set {
             cellObjects = newValue
-            setValue(EmitterCells(cells: (newValue ?? []).map(EmitterCellValue.init)), forKey: "emitterCells")
+            setValue(EmitterCells(cells: (newValue ?? []).map { EmitterCellValue($0) }), forKey: "emitterCells")
         }
     }
     private var cellObjects: [CAEmitterCell]?
@@ -68,15 +76,21 @@ open class CAEmitterLayer: CALayer {
         get { (value(forKey: "emitterSize") as? CGSize) ?? .zero }
         set { setValue(newValue, forKey: "emitterSize") }
     }
-    /// Stored; particles are flat for now.
+    /// Stored; particles are flat for now (a nonzero value says so in a `propertyNotDrawn` diagnostic).
     public var emitterZPosition: CGFloat {
         get { CGFloat(scalarValue(value(forKey: "emitterZPosition") as Any) ?? 0) }
-        set { setValue(newValue, forKey: "emitterZPosition") }
+        set {
+            if newValue != 0 { LayerKitDiagnostics.emit(.propertyNotDrawn(layer: diagnosticName, key: "emitterZPosition", drawnAs: "0")) }
+            setValue(newValue, forKey: "emitterZPosition")
+        }
     }
-    /// Stored; particles are flat for now.
+    /// Stored; particles are flat for now (a nonzero value says so in a `propertyNotDrawn` diagnostic).
     public var emitterDepth: CGFloat {
         get { CGFloat(scalarValue(value(forKey: "emitterDepth") as Any) ?? 0) }
-        set { setValue(newValue, forKey: "emitterDepth") }
+        set {
+            if newValue != 0 { LayerKitDiagnostics.emit(.propertyNotDrawn(layer: diagnosticName, key: "emitterDepth", drawnAs: "0")) }
+            setValue(newValue, forKey: "emitterDepth")
+        }
     }
     public var emitterShape: CAEmitterLayerEmitterShape {
         get { (value(forKey: "emitterShape") as? CAEmitterLayerEmitterShape) ?? .point }
@@ -93,7 +107,10 @@ open class CAEmitterLayer: CALayer {
     /// Stored; particles are flat for now.
     public var preservesDepth: Bool {
         get { (value(forKey: "preservesDepth") as? Bool) ?? false }
-        set { setValue(newValue, forKey: "preservesDepth") }
+        set {
+            if newValue { LayerKitDiagnostics.emit(.propertyNotDrawn(layer: diagnosticName, key: "preservesDepth", drawnAs: "flat particles")) }
+            setValue(newValue, forKey: "preservesDepth")
+        }
     }
     /// The seed of the particles' spreads. Default 0.
     public var seed: UInt32 {

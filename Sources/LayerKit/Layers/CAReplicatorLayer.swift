@@ -44,7 +44,10 @@ open class CAReplicatorLayer: CALayer {
     /// yet (instances are flattened).
     public var preservesDepth: Bool {
         get { (value(forKey: "preservesDepth") as? Bool) ?? false }
-        set { setValue(newValue, forKey: "preservesDepth") }
+        set {
+            if newValue { LayerKitDiagnostics.emit(.propertyNotDrawn(layer: diagnosticName, key: "preservesDepth", drawnAs: "flattened instances")) }
+            setValue(newValue, forKey: "preservesDepth")
+        }
     }
 
     /// The colour instance 0 is multiplied by. Default opaque white (no change). Animatable.

@@ -69,6 +69,8 @@ package struct RenderGraphBuilder {
         package var animatedLayers: [LayerID] = []
         /// Time spent evaluating animations, in nanoseconds (statistics: the animation stage).
         package var evaluationNanoseconds: UInt64 = 0
+        /// Time spent working out emitters' particles, in nanoseconds (part of the graph build stage).
+        package var particleNanoseconds: UInt64 = 0
         /// Whether a tiled layer's tile is still fading in (the next frame will look different).
         package var tilesFading = false
         /// Whether the frame drew a 3D rendering context (its planes are sorted and split together, not
@@ -483,27 +485,12 @@ package struct RenderGraphBuilder {
         }
 
         // An emitter's particles, over the contents and under the sublayers (`EmitterParticles`).
-        if let emitter = EmitterParticles(of: node, at: localTime) {
+        if node.renderKind == .emitter, case let simulationStart = StageClock.threadCPUNow(),
+           let emitter = EmitterParticles(of: node, at: localTime) {
+            context.animations.particleNanoseconds &+= StageClock.threadCPUNow() &- simulationStart
             if emitter.isActive { context.animations.emitting = true }
-            context.particlesDrawn += emitter.particles.count
-            for particle in emitter.particles {
-                // The particle's own space: centred on it, turned by its angle.
-                let particleToLayer = CATransform3DConcat(CATransform3DMakeRotation(CGFloat(particle.angle), 0, 0, 1),
-                                                          CATransform3DMakeTranslation(particle.center.x, particle.center.y, 0))
-                let particleToPixels = CATransform3DConcat(particleToLayer, toPixels)
-                let half = CGSize(width: particle.size.width / 2, height: particle.size.height / 2)
-                let rect = CGRect(x: -half.width, y: -half.height, width: particle.size.width, height: particle.size.height)
-                let crop = particle.contentsRect
-                var draw = LayerInstance(localToClip: Self.columnMajor(CATransform3DConcat(particleToPixels, pixelToClip)),
-                                         quad: Self.vector(rect), uv: SIMD4(Float(crop.minX), Float(crop.minY), Float(crop.maxX), Float(crop.maxY)),
-                                         color: particle.color * Float(opacity), shape: Self.vector(rect), flags: [.textured])
-                if let clip = ownClip {
-                    Self.setClip(clipInstanceFields(clip, localToPixels: PlaneHomography(particleToPixels.planeMap)), on: &draw)
-                }
-                items.append(DrawItem(instance: draw, texture: TextureBinding(image: particle.image, minification: Self.filter(particle.minification),
-                                                                              magnification: Self.filter(particle.magnification)),
-                                      blend: emitter.additive ? .compositing(.addition) : .sourceOver, layer: node.id))
-            }
+            context.particlesDrawn += emitter.count
+            appendParticles(of: emitter, opacity: Float(opacity), toPixels: toPixels, clip: ownClip, layer: node.id, into: &items)
         }
 
         for index in firstOwnItem..<items.count where items[index].layer == nil { items[index].layer = node.id }

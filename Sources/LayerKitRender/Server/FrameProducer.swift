@@ -245,6 +245,7 @@ package struct FrameProducer: Sendable {
         graph.statistics.cpuTime.animation = StageClock.seconds(state.evaluationNanoseconds)
         graph.statistics.cpuTime.graphBuild = StageClock.seconds((compileStart &- buildStart) &- min(state.evaluationNanoseconds, compileStart &- buildStart))
         graph.statistics.cpuTime.cullAndBatch = StageClock.seconds(compileEnd &- compileStart)
+        graph.statistics.cpuTime.particleSimulation = StageClock.seconds(state.particleNanoseconds)
         commitApplyNanoseconds = 0
         var events: [AnimationEvent] = []
         for id in state.running where awaitingStart.remove(id) != nil {

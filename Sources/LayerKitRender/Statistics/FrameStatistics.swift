@@ -102,6 +102,9 @@ public struct FrameStatistics: Equatable, Sendable {
         public var animation: TimeInterval = 0
         /// Walking the render tree into passes and draw items (animation evaluation excluded).
         public var graphBuild: TimeInterval = 0
+        /// Of `graphBuild`, working out emitters' particles (`CAEmitterLayer`), before they become draws:
+        /// the thread's CPU time (as `recordThreadCPU`), not wall-clock time.
+        public var particleSimulation: TimeInterval = 0
         /// Culling, ordering and batching the draw lists (`DrawListCompiler`).
         public var cullAndBatch: TimeInterval = 0
         /// Recording the frame's commands (uploads included) on the backend.
