@@ -144,7 +144,7 @@ package final class RenderServer: @unchecked Sendable {
             self.run()
             exited.signal()  // `stop()` waits for it: everything the thread did happens before stop returns
         }
-        thread.name = "LayerKit render server"
+        thread.name = Self.threadName
         thread.qualityOfService = .userInteractive
         self.thread = thread
         thread.start()
@@ -162,6 +162,9 @@ package final class RenderServer: @unchecked Sendable {
         thread = nil
         trace?.write()
     }
+
+    /// The render thread's name (its trace track's too).
+    private static let threadName = "LayerKit render server"
 
     package func assertOnRenderThread() {
         assert(Thread.current === thread, "render-server state touched off the render thread")
@@ -210,7 +213,8 @@ package final class RenderServer: @unchecked Sendable {
                 lock.unlock()
                 statisticsReporter?.record(executor.lastFrameStatistics ?? graph.statistics, graph: graph)
                 trace?.recordFrame(executor.lastFrameStatistics ?? graph.statistics, timeline: FrameTimeline(
-                    began: began, produceStarted: produceStarted, executeStarted: executeStarted, executeEnded: executeEnded))
+                    began: began, produceStarted: produceStarted, executeStarted: executeStarted, executeEnded: executeEnded,
+                    thread: .current(named: Self.threadName)))
             } catch {
                 producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
                 onError(error)

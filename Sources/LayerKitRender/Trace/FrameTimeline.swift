@@ -39,11 +39,17 @@ package struct TraceThread: Hashable, Sendable {
         self.name = name
     }
 
-    /// The calling thread.
+    /// The calling thread: "main", else its `Thread` name when Foundation knows it, else its key in hex.
     package static var current: TraceThread {
         let key = UInt(pthread_self())
         if Thread.isMainThread { return TraceThread(key: key, name: "main") }
         let name = Thread.current.name ?? ""
         return TraceThread(key: key, name: name.isEmpty ? "thread \(String(key, radix: 16))" : name)
+    }
+
+    /// The calling thread, named `name` (a thread the caller started and named: on Linux, Foundation
+    /// does not always report a name given before `start()`).
+    package static func current(named name: String) -> TraceThread {
+        TraceThread(key: UInt(pthread_self()), name: name)
     }
 }

@@ -134,6 +134,6 @@ extension TraceRecorder {
     }
 
     private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
-        seconds.isFinite && seconds > 0 ? UInt64(seconds * 1e9) : 0
+        seconds.isFinite && seconds > 0 ? UInt64((seconds * 1e9).rounded()) : 0
     }
 }

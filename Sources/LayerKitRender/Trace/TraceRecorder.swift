@@ -77,7 +77,7 @@ package final class TraceRecorder: @unchecked Sendable {
     /// Adds the commit that made `packet`, which has just arrived on the committing thread.
     package func recordCommit(_ packet: CommitPacket, arrived: UInt64 = StageClock.now(), thread: TraceThread = .current) {
         // The packet's stamp is CACurrentMediaTime(): CLOCK_MONOTONIC as StageClock reads it, in seconds.
-        let began = packet.commitBegan.map { UInt64(max(0, $0) * 1e9) } ?? arrived
+        let began = packet.commitBegan.map { UInt64((max(0, $0) * 1e9).rounded()) } ?? arrived
         // A commit that began before the trace did starts at the trace's origin.
         let record = CommitRecord(began: min(max(began, origin), arrived), ended: arrived, thread: thread,
                                   changes: packet.changes.count, released: packet.released.count)
