@@ -22,8 +22,22 @@ struct LayerKitProfile: ParsableCommand {
     @Option(help: "The report folder (default out/profile/SCENE).")
     var out: String?
 
+    @Flag(help: "Only render the frames, untraced, and print how long that took (what the report's cost compares with).")
+    var sceneOnly = false
+
     func run() throws {
         let start = Date()
+        if sceneOnly {
+            let seconds: Double
+            do {
+                seconds = try SceneProfile.timeSceneAlone(SceneProfile.Options(scene: scene, frames: frames))
+            } catch let failure as SceneProfile.Failure {
+                throw ValidationError(failure.description)
+            }
+            print(String(format: "%@: %d frames rendered alone in %.2f s (%.2f s with start-up)", scene, frames, seconds,
+                         Date().timeIntervalSince(start)))
+            return
+        }
         let profile: SceneProfile
         do {
             profile = try SceneProfile(SceneProfile.Options(scene: scene, frames: frames))

@@ -64,6 +64,33 @@ public struct SceneProfile {
     /// Scene time of frame k, in seconds: a fixed 60 Hz step, so a frame can be drawn again exactly.
     public static func sceneTime(ofFrame k: Int) -> Double { Double(k) / 60 }
 
+    /// Seconds to render the run's frames with nothing else — no trace, no GPU results waited for, no
+    /// pictures — as an app renders: what a report's cost is compared with.
+    public static func timeSceneAlone(_ options: Options) throws -> Double {
+        guard let sceneType = BenchmarkScenes.scene(named: options.scene) else { throw Failure.unknownScene(options.scene) }
+        let renderer = try CARenderer(width: options.pixelWidth, height: options.pixelHeight,
+                                      scale: CGFloat(options.pixelWidth) / BenchmarkScenes.windowSize.width, trace: nil)
+        renderer.bounds = CGRect(origin: .zero, size: BenchmarkScenes.windowSize)
+        renderer.clearColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+        renderer.readsBack = false
+        let startTime = CACurrentMediaTime()
+        let scene = sceneType.init(startTime: startTime)
+        CATransaction.flush()
+        renderer.layer = scene.root
+        let runStart = CACurrentMediaTime()
+        for k in 0..<options.frames {
+            let t = sceneTime(ofFrame: k)
+            BenchmarkScenes.applyUpdate(scene, at: t)
+            renderer.beginFrame(atTime: startTime + t)
+            renderer.render()
+            renderer.endFrame()
+        }
+        _ = renderer.lastFrameStatistics  // waits for the last frame's GPU work, as the profile's run does
+        let seconds = CACurrentMediaTime() - runStart
+        renderer.layer = nil
+        return seconds
+    }
+
     /// Runs the scene and takes the pictures.
     public init(_ options: Options) throws {
         guard let sceneType = BenchmarkScenes.scene(named: options.scene) else { throw Failure.unknownScene(options.scene) }
