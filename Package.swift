@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "Content", targets: ["Content"]),
         .executable(name: "LayerKitBench", targets: ["LayerKitBench"]),
         .executable(name: "LayerKitFuzz", targets: ["LayerKitFuzz"]),
+        .executable(name: "LayerKitProfile", targets: ["LayerKitProfile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -116,6 +117,21 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Profiles a benchmark scene into a report folder (report.html, trace.json, debug-view pictures):
+        // the report (a library, so tests check it) and the command that writes it (Tools/profile).
+        .target(
+            name: "ProfileReport",
+            dependencies: ["LayerKit", "LayerKitRender", "LayerKitVulkan", "LayerKitScenes"],
+            path: "Tools/ProfileReport",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "LayerKitProfile",
+            dependencies: ["ProfileReport", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/LayerKitProfile",
+            swiftSettings: swiftSettings
+        ),
+
         .target(
             name: "LayerKitTestSupport",
             dependencies: ["LayerKit", .product(name: "Logging", package: "swift-log")],
@@ -131,6 +147,7 @@ let package = Package(
         .testTarget(name: "LayerKitRenderTests", dependencies: ["LayerKitRender", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitVulkanTests", dependencies: ["LayerKitVulkan", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitSDLTests", dependencies: ["LayerKitSDL", "LayerKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ProfileReportTests", dependencies: ["ProfileReport", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "GalleryTests", dependencies: ["GalleryDemos", "LayerKitVulkan"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -205,6 +205,7 @@ public final class LayerWindow {
             builder: RenderGraphBuilder(
                 targetWidth: pixels.width, targetHeight: pixels.height, viewport: CGRect(origin: .zero, size: points), scale: scale),
             clock: DisplayClock(framesPerSecond: framesPerSecond), executor: executor, debugOptions: debugOptions,
+            trace: TraceRecorder.fromEnvironment(options.environment),
             onError: { error in
                 errorLogger.error("render thread: \(error)")
                 errors.record(error)

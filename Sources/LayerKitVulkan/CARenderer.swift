@@ -15,7 +15,9 @@ import Logging
 /// tiled layers), commits the implicit transaction, then applies every commit
 /// received since the last frame to its render tree. The target is 8-bit RGBA, premultiplied alpha,
 /// composited in gamma-encoded sRGB as Core Animation composites. `bounds` (in points) is the region of
-/// the root layer's superlayer space rendered; `scale` pixels per point.
+/// the root layer's superlayer space rendered; `scale` pixels per point. With `LK_TRACE=path.json` its
+/// commits and frames are traced (`TraceRecorder`; a frame is recorded at the next `render()`, when the
+/// GPU's results are in, and the file written when the renderer goes away and at exit).
 public final class CARenderer: @unchecked Sendable {
     /// The root of the layer tree to render.
     public var layer: CALayer? {
@@ -79,18 +81,40 @@ public final class CARenderer: @unchecked Sendable {
     /// Prints statistics each second when `LK_STATS` asks.
     private let statisticsReporter = StatisticsReporter.fromEnvironment()
 
+    /// Records commits and frames (`LK_TRACE`, or the recorder a tool passes); nil stops tracing, after
+    /// recording the last frame into the recorder it had and writing that.
+    package var trace: TraceRecorder? {
+        didSet {
+            guard trace !== oldValue else { return }
+            recordUntracedFrame(into: oldValue)
+            oldValue?.write()
+        }
+    }
+    /// When the frame being begun started (`beginFrame`), for the trace.
+    private var frameBegan: UInt64?
+    /// The last rendered frame's timeline while its statistics wait for the GPU (recorded at the next
+    /// `render()`, as `LK_STATS` reports).
+    private var untracedFrame: FrameTimeline?
+
     private let context: VulkanContext
     private let renderer: HeadlessRenderer
     private var producer: FrameProducer
     private var frameTime: CFTimeInterval?
     /// Commits to this renderer's tree (it shows `layer`).
-    private let inbox = CommitInbox()
+    private let inbox: CommitInbox
 
     /// Creates a renderer for a `width`×`height`-pixel target at `scale` pixels per point.
     ///
     /// - Throws: `VulkanError` when there is no Vulkan driver or usable device (the message names the
     ///   Debian package to install), or the device cannot create the target.
-    public init(width: Int, height: Int, scale: CGFloat = 1) throws {
+    public convenience init(width: Int, height: Int, scale: CGFloat = 1) throws {
+        try self.init(width: width, height: height, scale: scale, trace: TraceRecorder.fromEnvironment())
+    }
+
+    /// A renderer tracing into `trace` (nil: none), whatever `LK_TRACE` says.
+    package init(width: Int, height: Int, scale: CGFloat = 1, trace: TraceRecorder?) throws {
+        self.trace = trace
+        inbox = CommitInbox(trace: trace)
         guard width > 0, height > 0, scale > 0, scale.isFinite else {
             throw VulkanError.unsupportedTarget("CARenderer needs a positive pixel size and scale, got \(width)x\(height) at scale \(scale)")
         }
@@ -108,6 +132,7 @@ public final class CARenderer: @unchecked Sendable {
     /// Begins a frame at `t` (seconds, `CACurrentMediaTime()`'s clock): commits the implicit transaction
     /// and applies what was committed since the last frame. Animations are evaluated at `t`.
     public func beginFrame(atTime t: CFTimeInterval) {
+        if trace != nil { frameBegan = StageClock.now() }
         publishViewport()
         LayerDisplay.redrawAnimatingLayers(at: t)
         CATransaction.flush()
@@ -118,6 +143,15 @@ public final class CARenderer: @unchecked Sendable {
 
     deinit {
         HostViewports.shared.remove(self)
+        recordUntracedFrame(into: trace)
+        trace?.write()
+    }
+
+    /// Records the last rendered frame into `recorder`, waiting for the GPU's results.
+    private func recordUntracedFrame(into recorder: TraceRecorder?) {
+        guard let recorder, let timeline = untracedFrame else { return }
+        untracedFrame = nil
+        recorder.recordFrame(lastFrameStatistics, timeline: timeline)
     }
 
     /// Tells the model what this renderer shows (tiled layers draw only the tiles inside it).
@@ -224,6 +258,8 @@ public final class CARenderer: @unchecked Sendable {
         // partly redrawn) is then gone, so the new image may take over its atlas rect (`ImageAtlas`); and
         // the producer patches its last graph in place only when nothing else holds it (`RetainedFrame`).
         lastGraph = nil
+        recordUntracedFrame(into: trace)
+        let produceStarted = StageClock.now()
         let (graph, events) = producer.produceFrame(at: frameTime ?? CACurrentMediaTime())
         AnimationCallbacks.shared.post(events)
         lastGraph = graph
@@ -234,6 +270,7 @@ public final class CARenderer: @unchecked Sendable {
             hasUnreportedFrame = false
         }
         let counters: FrameCounters
+        let executeStarted = StageClock.now()
         do {
             counters = try renderer.render(graph, readback: readsBack)
         } catch {
@@ -243,6 +280,11 @@ public final class CARenderer: @unchecked Sendable {
         producer.builder.rasterizationCache.forget(renderer.takeLostRasterizations())
         statistics = graph.statistics.adding(counters)
         awaitingGPUResults = true
+        if trace != nil {
+            untracedFrame = FrameTimeline(began: frameBegan ?? produceStarted, produceStarted: produceStarted,
+                                          executeStarted: executeStarted, executeEnded: StageClock.now())
+            frameBegan = nil
+        }
         if statisticsReporter != nil { unreportedGraph = statisticsReporter?.includesGraph == true ? graph : nil }
         hasUnreportedFrame = statisticsReporter != nil
     }

@@ -99,7 +99,8 @@ package final class CommitDistributor: @unchecked Sendable {
     }
 
     /// Hands the commit's changes and released layers to the receivers they concern.
-    package func distribute(_ changes: [LayerChange], released: [LayerID]) {
+    /// `began` is when the commit began, stamped on every packet (`CommitPacket.commitBegan`).
+    package func distribute(_ changes: [LayerChange], released: [LayerID], began: CFTimeInterval? = nil) {
         let states = changes.map(LayerStateChange.init)
         var deliveries: [(CommitReceiver, CommitPacket)] = []
         lock.lock()
@@ -109,7 +110,11 @@ package final class CommitDistributor: @unchecked Sendable {
             let packet = routes[key]!.observesAll
                 ? CommitPacket(changes: states, released: released)
                 : Self.route(changes, states, released: released, through: &routes[key]!)
-            if !packet.isEmpty { deliveries.append((receiver, packet)) }
+            if !packet.isEmpty {
+                var stamped = packet
+                stamped.commitBegan = began
+                deliveries.append((receiver, stamped))
+            }
         }
         lock.unlock()
         for (receiver, packet) in deliveries { receiver.receive(packet) }

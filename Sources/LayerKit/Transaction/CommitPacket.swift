@@ -9,6 +9,10 @@ package struct CommitPacket: Sendable {
     package var changes: [LayerStateChange]
     /// Committed layers deallocated since the last commit: render trees drop their nodes.
     package var released: [LayerID]
+    /// When the commit that made this packet began (`CACurrentMediaTime()`'s clock: layout and display
+    /// included), so a trace (`LK_TRACE`) can show the commit on its thread; nil for snapshots and packets
+    /// built by hand.
+    package var commitBegan: CFTimeInterval?
 
     package init(changes: [LayerStateChange], released: [LayerID] = []) {
         self.changes = changes

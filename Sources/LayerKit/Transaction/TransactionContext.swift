@@ -113,6 +113,7 @@ package enum TransactionContext {
 
     /// Commits what `thread` changed, under the transaction lock.
     private static func send(_ thread: ThreadTransaction) {
+        let began = CACurrentMediaTime()
         transactionLock.lock()
         defer { transactionLock.unlock() }
         thread.layout.layOutPending()
@@ -120,6 +121,6 @@ package enum TransactionContext {
         let changes = thread.changes.drain()
         let released = CommitDistributor.shared.drainReleased()
         guard !changes.isEmpty || !released.isEmpty else { return }
-        CommitDistributor.shared.distribute(changes, released: released)
+        CommitDistributor.shared.distribute(changes, released: released, began: began)
     }
 }

@@ -8,12 +8,15 @@ package final class CommitInbox: CommitReceiver, @unchecked Sendable {
     private let lock = NSLock()
     private var packets: [CommitPacket] = []
     private let onReceive: (@Sendable () -> Void)?
+    /// Where commits are traced (`LK_TRACE`), on the committing thread as they arrive.
+    private let trace: TraceRecorder?
 
     /// An inbox that receives every commit of the process until it shows a tree (`show(_:)`), as tests
     /// that feed a producer by hand want. `onReceive` runs after each packet arrives (a render thread
-    /// wakes itself with it).
-    package init(onReceive: (@Sendable () -> Void)? = nil) {
+    /// wakes itself with it); `trace` records each commit.
+    package init(onReceive: (@Sendable () -> Void)? = nil, trace: TraceRecorder? = nil) {
         self.onReceive = onReceive
+        self.trace = trace
         CommitDistributor.shared.observe(self)
     }
 
@@ -36,6 +39,7 @@ package final class CommitInbox: CommitReceiver, @unchecked Sendable {
     }
 
     package func receive(_ packet: CommitPacket) {
+        trace?.recordCommit(packet)
         lock.lock()
         packets.append(packet)
         lock.unlock()

@@ -35,7 +35,8 @@ extension RenderGraphExecutor {
 /// commit instead of spinning. Animation events go to `AnimationCallbacks` for the main thread. A busy
 /// main thread never stalls a frame. Debug options (`setDebugOptions`) apply from the next frame; with
 /// `LK_STATS` each second's frame statistics are printed (the graph's, completed by the executor's
-/// `lastFrameStatistics` when it has them).
+/// `lastFrameStatistics` when it has them); with `LK_TRACE` commits and frames are traced
+/// (`TraceRecorder`, written when the server stops and at exit).
 package final class RenderServer: @unchecked Sendable {
     /// Frames executed so far.
     package var framesRendered: Int {
@@ -59,6 +60,9 @@ package final class RenderServer: @unchecked Sendable {
     private var pendingClearColor: SIMD4<Float>?
     /// Prints frame statistics each second when `LK_STATS` asks.
     private let statisticsReporter = StatisticsReporter.fromEnvironment()
+    /// Records commits and frames when `LK_TRACE` asks (or the host passes one); the render thread records
+    /// frames, committing threads record commits (the recorder locks).
+    private let trace: TraceRecorder?
     private var renderedCount = 0
     private var running = false
     private var thread: Thread?
@@ -67,14 +71,16 @@ package final class RenderServer: @unchecked Sendable {
     private let onError: @Sendable (Error) -> Void
 
     /// A server drawing `root` (a snapshot of its current state is its starting tree) with the debug
-    /// views and switches `debugOptions`.
+    /// views and switches `debugOptions`, tracing into `trace` (by default `LK_TRACE`'s).
     package init(root: CALayer, builder: RenderGraphBuilder, clock: FrameClock, executor: RenderGraphExecutor,
-                 debugOptions: DebugOptions = [], onError: @escaping @Sendable (Error) -> Void = { _ in }) {
+                 debugOptions: DebugOptions = [], trace: TraceRecorder? = TraceRecorder.fromEnvironment(),
+                 onError: @escaping @Sendable (Error) -> Void = { _ in }) {
         CATransaction.flush()
         let condition = NSCondition()
         lock = condition
+        self.trace = trace
         // A commit wakes the render thread.
-        inbox = CommitInbox { condition.lock(); condition.signal(); condition.unlock() }
+        inbox = CommitInbox(onReceive: { condition.lock(); condition.signal(); condition.unlock() }, trace: trace)
         producer = FrameProducer(builder: builder, capabilities: executor.capabilities, debugOptions: debugOptions)
         producer.reset(root: root.layerID, snapshot: inbox.show(root))
         self.clock = clock
@@ -138,13 +144,13 @@ package final class RenderServer: @unchecked Sendable {
             self.run()
             exited.signal()  // `stop()` waits for it: everything the thread did happens before stop returns
         }
-        thread.name = "LayerKit render server"
+        thread.name = Self.threadName
         thread.qualityOfService = .userInteractive
         self.thread = thread
         thread.start()
     }
 
-    /// Stops the render thread and waits for it to finish its frame.
+    /// Stops the render thread and waits for it to finish its frame; then writes the trace, if any.
     package func stop() {
         lock.lock()
         guard running else { return lock.unlock() }
@@ -154,7 +160,11 @@ package final class RenderServer: @unchecked Sendable {
         clock.stop()
         exited.wait()
         thread = nil
+        trace?.write()
     }
+
+    /// The render thread's name (its trace track's too).
+    private static let threadName = "LayerKit render server"
 
     package func assertOnRenderThread() {
         assert(Thread.current === thread, "render-server state touched off the render thread")
@@ -168,6 +178,7 @@ package final class RenderServer: @unchecked Sendable {
             let keepRunning = running
             lock.unlock()
             guard keepRunning, let time = clock.waitForNextFrame() else { return }
+            let began = StageClock.now()
             lock.lock()
             let packets = inbox.take()
             let resize = pendingResize
@@ -190,14 +201,20 @@ package final class RenderServer: @unchecked Sendable {
                 producer.builder.scale = resize.scale
             }
             guard producer.needsFrame || forced else { continue }
+            let produceStarted = StageClock.now()
             let (graph, events) = producer.produceFrame(at: time)
             AnimationCallbacks.shared.post(events)
             do {
+                let executeStarted = StageClock.now()
                 try executor.execute(graph)
+                let executeEnded = StageClock.now()
                 lock.lock()
                 renderedCount += 1
                 lock.unlock()
                 statisticsReporter?.record(executor.lastFrameStatistics ?? graph.statistics, graph: graph)
+                trace?.recordFrame(executor.lastFrameStatistics ?? graph.statistics, timeline: FrameTimeline(
+                    began: began, produceStarted: produceStarted, executeStarted: executeStarted, executeEnded: executeEnded,
+                    thread: .current(named: Self.threadName)))
             } catch {
                 producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
                 onError(error)
