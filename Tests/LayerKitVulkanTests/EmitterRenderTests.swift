@@ -72,6 +72,33 @@ final class EmitterRenderTests: CARendererTestCase {
         XCTAssertEqual(renderer.lastFrameStatistics.particlesDrawn, 7)
     }
 
+    func testParticlesStayWhereAMovingEmitterBoreThem() throws {
+        // The emitter moves from x 10 to 90 over its first second (linear); still particles, four a
+        // second. At 0.9 s they lie where it was at their births — x = 10 + 80b for b = 0, 0.25, 0.5, 0.75:
+        // 10, 30, 50, 70 — not all where it is now (82).
+        let cell = CAEmitterCell()
+        cell.birthRate = 4
+        cell.lifetime = 10
+        cell.contents = white(4)
+        let (root, start) = scene(cell, at: CGPoint(x: 90, y: 10))
+        let emitter = try XCTUnwrap(root.sublayers?.first as? CAEmitterLayer)
+        let move = CABasicAnimation(keyPath: "emitterPosition")
+        move.fromValue = CGPoint(x: 10, y: 10)
+        move.toValue = CGPoint(x: 90, y: 10)
+        move.duration = 1
+        move.beginTime = 1e-9  // just after the emitter's local time 0 (0 would mean "now")
+        move.fillMode = .backwards
+        emitter.add(move, forKey: "move")
+        let renderer = try makeRenderer(width: 96, height: 64)
+        renderer.layer = root
+        let image = try renderFrame(renderer, atTime: start + 0.9)
+        assertPixels(image, "trail", tolerance: 1, probes: [
+            Probe("born at 0", 10, 10, .white), Probe("born at 0.25", 30, 10, .white), Probe("born at 0.5", 50, 10, .white),
+            Probe("born at 0.75", 70, 10, .white), Probe("between", 40, 10, .clear), Probe("not where it is now", 82, 10, .clear),
+        ])
+        XCTAssertEqual(renderer.lastFrameStatistics.particlesDrawn, 4)
+    }
+
     func testACellsPropertiesAnimateThroughItsKeyPath() throws {
         // Key path emitterCells.dot.velocity: set to 40 in the model, animated from 0 to 40 over the
         // emitter's local times 0.25…1.25, linearly (one particle, born at 0, birth rate 0.5 a second,

@@ -1,5 +1,6 @@
-// Particles: a fire and a field of sparkles, each one CAEmitterLayer with a cell or two. Space
-// switches the fire off and on by animating the emitter's birthRate.
+// Particles: a fire, a field of sparkles, and a signature written on by an emitter that follows a path —
+// each one CAEmitterLayer with a cell. Particles stay where they were born while the emitter moves on.
+// Space switches the fire off and on by animating the emitter's birthRate.
 import Foundation
 import LayerKit
 import LayerKitScenes
@@ -7,7 +8,7 @@ import LayerKitScenes
 public final class ParticlesDemo: GalleryDemo {
     public static let name = "particles"
     public static let title = "Particles"
-    public static let summary = "CAEmitterLayer presets: fire (additive) and twinkling sparkles. Space switches the fire."
+    public static let summary = "CAEmitterLayer: fire, sparkles, and a line written on by an emitter along a path. Space: fire."
 
     private let fire = CAEmitterLayer()
 
@@ -62,6 +63,39 @@ public final class ParticlesDemo: GalleryDemo {
         sparkle.contents = ParticlesScene.dot(side: 8)
         sparkles.emitterCells = [sparkle]
         root.addSublayer(sparkles)
+
+        // Write-on: an emitter whose position follows a looping signature; each particle stays where the
+        // pen was when it was born, and fades, so the line is written and dries behind the pen.
+        let pen = CAEmitterLayer()
+        pen.frame = root.bounds
+        pen.renderMode = .additive
+        let ink = CAEmitterCell()
+        ink.birthRate = 600
+        ink.lifetime = 2.4
+        ink.velocity = 6
+        ink.emissionRange = .pi
+        ink.scale = 0.6
+        ink.color = CGColor(red: 0.5, green: 0.8, blue: 1, alpha: 1)
+        ink.alphaSpeed = -0.4
+        ink.contents = ParticlesScene.dot(side: 8)
+        pen.emitterCells = [ink]
+        let signature = CGMutablePath()
+        let base = CGPoint(x: size.width * 0.08, y: size.height * 0.22)
+        signature.move(to: base)
+        signature.addCurve(to: CGPoint(x: base.x + 90, y: base.y - 40), control1: CGPoint(x: base.x + 20, y: base.y - 90),
+                           control2: CGPoint(x: base.x + 70, y: base.y + 30))
+        signature.addCurve(to: CGPoint(x: base.x + 200, y: base.y), control1: CGPoint(x: base.x + 110, y: base.y - 110),
+                           control2: CGPoint(x: base.x + 160, y: base.y + 60))
+        signature.addCurve(to: CGPoint(x: base.x + 320, y: base.y - 30), control1: CGPoint(x: base.x + 240, y: base.y - 60),
+                           control2: CGPoint(x: base.x + 280, y: base.y + 40))
+        let write = CAKeyframeAnimation(keyPath: "emitterPosition")
+        write.path = signature
+        write.calculationMode = .paced
+        write.duration = 2.5
+        write.repeatCount = .infinity
+        pen.add(write, forKey: "write")
+        pen.emitterPosition = base
+        root.addSublayer(pen)
     }
 
     public func keyDown(_ key: GalleryKey) {

@@ -59,6 +59,8 @@ package struct EmitterParticles {
         var outline = false
         var seed: UInt64 = 0
         var time = 0.0
+        /// Where the emitter was at each birth time, when animations move it.
+        var history: EmitterPositionHistory?
         /// Particles still allowed this frame (`maximumParticles`, also spent on particles worked out
         /// only for their sub-particles).
         var budget = EmitterParticles.maximumParticles
@@ -105,8 +107,9 @@ package struct EmitterParticles {
         case particle(origin: SIMD2<Double>, velocity: SIMD2<Double>, acceleration: SIMD2<Double>, born: Double)
     }
 
-    /// The particles of `node` at its local time `time`, or nil when it is no emitter.
-    package init?(of node: RenderNode, at time: Double) {
+    /// The particles of `node` (presented) at its local time `time`, or nil when it is no emitter; with
+    /// `committed`, particles are born where the emitter was at their birth (`EmitterPositionHistory`).
+    package init?(of node: RenderNode, committed: RenderNode? = nil, at time: Double) {
         guard node.renderKind == .emitter else { return nil }
         let properties = node.customProperties
         guard case .discrete(let held)? = properties["emitterCells"], let emitter = held.value as? EmitterCells else { return }
@@ -127,6 +130,7 @@ package struct EmitterParticles {
         additive = render == "additive"
         emission.seed = UInt64(max(0, min(number("seed", 0), Double(UInt32.max))))
         emission.time = time
+        emission.history = committed.flatMap(EmitterPositionHistory.init)
         guard time >= 0 else { return }
 
         var plans: [CellPlan] = []
@@ -242,7 +246,7 @@ package struct EmitterParticles {
             let origin: SIMD2<Double>
             switch source {
             case .emitter:
-                origin = Self.birthPoint(emission, spreads)
+                origin = Self.birthPoint(emission, center: emission.history?.position(at: birth) ?? emission.position, spreads)
             case let .particle(parentOrigin, parentVelocity, parentAcceleration, parentBorn):
                 let s = birth - parentBorn
                 origin = parentOrigin + parentVelocity * s + parentAcceleration * (0.5 * s * s)
@@ -295,9 +299,8 @@ package struct EmitterParticles {
 
     /// Where a particle is born: in (or, for `outline`, on the edge of) the emitter's shape.
     @inline(__always)
-    private static func birthPoint(_ emission: borrowing Emission, _ spreads: ParticleSpreads) -> SIMD2<Double> {
+    private static func birthPoint(_ emission: borrowing Emission, center: SIMD2<Double>, _ spreads: ParticleSpreads) -> SIMD2<Double> {
         let (w, h) = (emission.extent.x, emission.extent.y)
-        let center = emission.position
         switch emission.shape {
         case .line:
             return center + SIMD2(spreads.value(1) * w / 2, 0)

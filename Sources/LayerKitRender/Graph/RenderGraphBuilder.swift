@@ -486,7 +486,7 @@ package struct RenderGraphBuilder {
 
         // An emitter's particles, over the contents and under the sublayers (`EmitterParticles`).
         if node.renderKind == .emitter, case let simulationStart = StageClock.threadCPUNow(),
-           let emitter = EmitterParticles(of: node, at: localTime) {
+           let emitter = EmitterParticles(of: node, committed: context.tree[node.id], at: localTime) {
             context.animations.particleNanoseconds &+= StageClock.threadCPUNow() &- simulationStart
             if emitter.isActive { context.animations.emitting = true }
             context.particlesDrawn += emitter.count
