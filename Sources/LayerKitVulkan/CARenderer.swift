@@ -96,8 +96,8 @@ public final class CARenderer: @unchecked Sendable {
     /// `render()`, as `LK_STATS` reports).
     private var untracedFrame: FrameTimeline?
 
-    private let context: VulkanContext
-    private let renderer: HeadlessRenderer
+    private var context: VulkanContext
+    private var renderer: HeadlessRenderer
     private var producer: FrameProducer
     private var frameTime: CFTimeInterval?
     /// Commits to this renderer's tree (it shows `layer`).
@@ -159,14 +159,87 @@ public final class CARenderer: @unchecked Sendable {
         HostViewports.shared.set(HostViewports.Viewport(rect: bounds, scale: scale), root: layer, for: self)
     }
 
-    /// Renders the frame begun by `beginFrame(atTime:)`. Errors from the device are logged and leave the
-    /// previous frame's image in place.
+    /// Renders the frame begun by `beginFrame(atTime:)`.
+    ///
+    /// A frame that fails leaves the previous frame's image in place, is logged, and reaches `onError`.
+    /// When the device is lost, the renderer makes a new one — pipelines, textures and caches made again,
+    /// every layer's content uploaded again from the model, which loses nothing — and renders the frame
+    /// again on it (`CARenderer.Failure.deviceLost`).
     public func render() {
         do {
             try renderFrame()
+        } catch let error as VulkanError where error.isDeviceLost {
+            context.logger.error("CARenderer.render: \(error); making a new device")
+            let recovered = recoverFromDeviceLoss()
+            onError?(Failure.deviceLost(recovered: recovered, detail: error.description))
+            guard recovered else { return }
+            do {
+                try renderFrame()
+            } catch {
+                context.logger.error("CARenderer.render failed after recovering from a device loss: \(error)")
+                onError?(Failure.frameFailed(detail: "\(error)"))
+            }
         } catch {
             context.logger.error("CARenderer.render failed: \(error)")
+            onError?(Failure.frameFailed(detail: "\(error)"))
         }
+    }
+
+    /// Why a frame was not rendered as asked (`onError`).
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// The device was lost. With `recovered`, the renderer runs on a new device and rendered the frame
+        /// there; without, no device could be made and frames stay as they were.
+        case deviceLost(recovered: Bool, detail: String)
+        /// The frame failed otherwise (out of device memory beyond what degrading could absorb, …); the
+        /// previous frame's image stays.
+        case frameFailed(detail: String)
+
+        public var description: String {
+            switch self {
+            case let .deviceLost(recovered, detail): "device lost (\(detail)); \(recovered ? "recovered on a new device" : "no new device could be made")"
+            case let .frameFailed(detail): "frame failed: \(detail)"
+            }
+        }
+    }
+
+    /// Called on the thread that called `render()` with each frame that failed (`Failure`).
+    public var onError: ((Failure) -> Void)?
+
+    /// Device losses this renderer recovered from.
+    public private(set) var deviceLossesRecovered = 0
+
+    /// Makes a new device, backend and frame producer after a device loss, keeping the producer's
+    /// settings, and shows the model's tree again in full. False when no device could be made.
+    private func recoverFromDeviceLoss() -> Bool {
+        let settings = (debugOptions: producer.debugOptions, cachesGroups: producer.builder.cachesGroups,
+                        resolvesGroupsByDepth: producer.resolvesGroupsByDepth, retainsFrames: producer.retainsFrames,
+                        maxTextureSize: producer.compiler.maxTextureSize)
+        do {
+            let newContext = try VulkanContext(applicationName: "LayerKit CARenderer")
+            let newRenderer = try HeadlessRenderer(context: newContext, width: pixelWidth, height: pixelHeight)
+            lastGraph = nil
+            renderer = newRenderer
+            context = newContext
+        } catch {
+            context.logger.error("CARenderer: no new device after a device loss: \(error)")
+            return false
+        }
+        producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: pixelWidth, targetHeight: pixelHeight, viewport: bounds, scale: scale),
+                                 capabilities: renderer.capabilities)
+        producer.debugOptions = settings.debugOptions
+        producer.builder.cachesGroups = settings.cachesGroups
+        producer.resolvesGroupsByDepth = settings.resolvesGroupsByDepth
+        producer.retainsFrames = settings.retainsFrames
+        producer.compiler.maxTextureSize = min(settings.maxTextureSize, renderer.capabilities.maxTextureSize)
+        producer.reset(root: layer?.layerID, snapshot: inbox.show(layer))
+        awaitingGPUResults = false
+        deviceLossesRecovered += 1
+        return true
+    }
+
+    /// Test hook: the next frame's submit reports `VK_ERROR_DEVICE_LOST`, as a lost device would.
+    package func loseDeviceAtNextSubmit() {
+        renderer.loseDeviceAtNextSubmit()
     }
 
     /// Ends the frame and delivers animation callbacks (delegates, completion blocks) on this thread.

@@ -22,6 +22,12 @@ package enum VulkanError: Error, CustomStringConvertible, Equatable {
     /// Readback was asked for before any frame was rendered.
     case nothingRendered
 
+    /// Whether the device is gone (`VK_ERROR_DEVICE_LOST`): everything made on it must be made again.
+    package var isDeviceLost: Bool {
+        if case .call(_, let result) = self { return result == VK_ERROR_DEVICE_LOST.rawValue }
+        return false
+    }
+
     package var description: String {
         switch self {
         case let .call(what, result):

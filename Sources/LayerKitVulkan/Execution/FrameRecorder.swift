@@ -37,6 +37,9 @@ final class FrameRecorder {
     private var pendingStatistics: [FrameStatistics?]
     /// The most recent frame whose GPU results are in.
     private(set) var lastCompletedStatistics: FrameStatistics?
+    /// Test hook: the next `submit` reports `VK_ERROR_DEVICE_LOST` instead of submitting (the frame is
+    /// abandoned as a failed submit's is), as a lost device would.
+    var losesDeviceAtNextSubmit = false
 
     init(context: VulkanContext) throws {
         self.context = context
@@ -126,6 +129,10 @@ final class FrameRecorder {
                             info.pCommandBuffers = buffers
                             info.signalSemaphoreCount = signal == nil ? 0 : 1
                             info.pSignalSemaphores = signal == nil ? nil : signalPointer
+                            if losesDeviceAtNextSubmit {
+                                losesDeviceAtNextSubmit = false
+                                throw VulkanError.call("vkQueueSubmit(frame \(serial), device loss simulated)", result: VK_ERROR_DEVICE_LOST.rawValue)
+                            }
                             try check(vkQueueSubmit(context.device.queue, 1, &info, frame.fence), "vkQueueSubmit(frame \(serial))")
                         }
                     }

@@ -146,6 +146,11 @@ package final class HeadlessRenderer: @unchecked Sendable {
 
     /// Test hook: device memory allocations past this many bytes in use fail with
     /// `VK_ERROR_OUT_OF_DEVICE_MEMORY` (`MemoryAllocator.injectedLimit`); nil lifts the limit.
+    /// Test hook: the next frame's submit reports `VK_ERROR_DEVICE_LOST` (`FrameRecorder.losesDeviceAtNextSubmit`).
+    package func loseDeviceAtNextSubmit() {
+        context.access.run { recorder.losesDeviceAtNextSubmit = true }
+    }
+
     package func injectDeviceMemoryLimit(_ extraBytes: UInt64?) {
         context.access.run {
             context.allocator.injectedLimit = extraBytes.map { context.allocator.usedBytes + $0 }
