@@ -51,7 +51,7 @@ extension LayerWindow {
     func runIteration() throws {
         let time = displayLink.waitForNextFrame()
         dispatchPendingEvents()
-        if let error = takeRenderError() { throw error }
+        try checkRenderError()
         onFrame?(time)
         // Layers whose drawn properties animate are redrawn with this frame's presentation values.
         LayerDisplay.redrawAnimatingLayers(at: time)

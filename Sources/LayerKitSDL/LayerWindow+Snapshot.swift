@@ -21,11 +21,21 @@ extension LayerWindow {
         CATransaction.flush()
         rootLayer.isShownRoot = true
         var image: CGImage?
-        for _ in 0..<2 {
+        var captured = 0, recoveries = 0
+        // Two captures (the second frame starts after this call), again after a device loss recovered.
+        while captured < 2 {
+            let losses = deviceLossesRecovered
             let ticket = executor.requestCapture()
             server.setNeedsFrame()
             image = executor.waitForCapture(ticket, timeout: timeout)
-            if let error = takeRenderError() { throw error }
+            try checkRenderError()
+            if deviceLossesRecovered != losses {
+                recoveries += 1
+                guard recoveries < 3 else { throw LayerWindowError.snapshotUnavailable("the device was lost again and again") }
+                captured = 0
+                continue
+            }
+            captured += 1
             guard image != nil else {
                 guard executor.status.supportsCapture else {
                     throw LayerWindowError.snapshotUnavailable("the window's swapchain images cannot be copied (no TRANSFER_SRC usage)")

@@ -113,6 +113,83 @@ public final class LayerWindow {
         let server: RenderServer
     }
 
+    /// What the window's rendering is made from, kept to make it again after a device loss.
+    private struct RenderingSetup {
+        var title: String
+        var validation: Bool?
+        var presentMode: PresentMode
+        var framesPerSecond: Double
+        var environment: [String: String]
+    }
+    private let setup: RenderingSetup
+
+    /// Device losses the window recovered from: each time, the window made a new device and drew its
+    /// whole tree again from the model, which loses nothing.
+    public private(set) var deviceLossesRecovered = 0
+    /// Called on the window's thread after the window recovered from a device loss (other render errors
+    /// end `run()` with the error).
+    public var onDeviceLost: (() -> Void)?
+
+    /// Makes the Vulkan context (an instance with SDL's surface extensions, a device that can present),
+    /// the window's surface, the swapchain executor and the render server showing `root` — the whole
+    /// model tree, as committed — at the window's current size.
+    private static func makeRendering(_ setup: RenderingSetup, window: OpaquePointer, root: CALayer, points: CGSize,
+                                      pixels: (width: Int, height: Int), scale: CGFloat, debugOptions: DebugOptions,
+                                      errors: RenderErrorSlot, logger: Logger) throws -> Rendering {
+        let context = try VulkanContext(
+            applicationName: setup.title, validation: setup.validation,
+            instanceExtensions: try SDLVulkanSurface.instanceExtensions(for: window),
+            deviceExtensions: SwapchainExecutor.requiredDeviceExtensions)
+        let surface = try SDLVulkanSurface.makeSurface(for: window, context: context)
+        let executor = try SwapchainExecutor(context: context, surface: surface, presentMode: setup.presentMode)
+        let server = RenderServer(
+            root: root,
+            builder: RenderGraphBuilder(
+                targetWidth: pixels.width, targetHeight: pixels.height, viewport: CGRect(origin: .zero, size: points), scale: scale),
+            clock: DisplayClock(framesPerSecond: setup.framesPerSecond), executor: executor, debugOptions: debugOptions,
+            trace: TraceRecorder.fromEnvironment(setup.environment),
+            onError: { error in
+                logger.error("render thread: \(error)")
+                errors.record(error)
+            })
+        return Rendering(context: context, executor: executor, server: server)
+    }
+
+    /// Stops rendering at process exit before the window goes (`OpenWindows`).
+    private func registerForExit() {
+        guard let rendering else { return }
+        OpenWindows.shared.register(self) { [weak server = rendering.server, weak executor = rendering.executor] in
+            server?.stop()
+            executor?.waitUntilIdle()
+        }
+    }
+
+    /// After the render thread lost the device: stops it, lets go of everything made on the old device,
+    /// and makes the window's rendering again — a new device, surface, swapchain and render server that
+    /// shows the model tree in full (every layer's content uploaded again; nothing of the model lost),
+    /// with the window's debug views and clear colour.
+    func recoverFromDeviceLoss() throws {
+        assertOwnerThread()
+        rendering?.server.stop()
+        // The stopped thread's report of the loss, if it came after the executor's, is handled here.
+        if let error = takeRenderError(), (error as? VulkanError)?.isDeviceLost != true { logger.error("render thread: \(error)") }
+        OpenWindows.shared.deregister(self)
+        rendering = nil
+        let rendering = try Self.makeRendering(setup, window: window.handle, root: rootLayer, points: size, pixels: drawableSize,
+                                               scale: contentsScale, debugOptions: debugOptions, errors: renderErrors, logger: logger)
+        self.rendering = rendering
+        rendering.server.setClearColor(clearColor.premultipliedRGBA)
+        if isMinimized { rendering.executor.setSuspended(true) }
+        rendering.server.start()
+        registerForExit()
+        deviceLossesRecovered += 1
+    }
+
+    /// Test hook: the render thread's next submit reports `VK_ERROR_DEVICE_LOST`, as a lost device would.
+    func loseDeviceAtNextSubmit() {
+        executor.loseDeviceAtNextSubmit()
+    }
+
     /// Options tests and tools use to run faster than the display or pick a present mode in code.
     struct Options {
         /// Overrides the display's refresh rate for the event loop and the render thread.
@@ -168,13 +245,6 @@ public final class LayerWindow {
         contentsScale = scale
         drawableSize = pixels
 
-        // Vulkan: an instance with SDL's surface extensions, a device that can present, the surface.
-        let context = try VulkanContext(
-            applicationName: title, validation: options.validation,
-            instanceExtensions: try SDLVulkanSurface.instanceExtensions(for: handle),
-            deviceExtensions: SwapchainExecutor.requiredDeviceExtensions)
-        let surface = try SDLVulkanSurface.makeSurface(for: handle, context: context)
-
         let presentMode: PresentMode
         if let forced = options.presentMode {
             presentMode = forced
@@ -183,8 +253,6 @@ public final class LayerWindow {
             if let diagnostic { logger.warning("\(diagnostic.description)", metadata: ["diagnostic": .string(diagnostic.name)]) }
             presentMode = parsed
         }
-        let executor = try SwapchainExecutor(context: context, surface: surface, presentMode: presentMode)
-
         let framesPerSecond = options.framesPerSecond ?? DisplayLink.refreshRate(of: handle)
         displayLink = DisplayLink(framesPerSecond: framesPerSecond)
 
@@ -197,29 +265,19 @@ public final class LayerWindow {
         CATransaction.commit()
         rootLayer = root
 
-        let errors = renderErrors
-        let errorLogger = logger
         debugOptions = DebugOptions.fromEnvironment(options.environment)
-        let server = RenderServer(
-            root: root,
-            builder: RenderGraphBuilder(
-                targetWidth: pixels.width, targetHeight: pixels.height, viewport: CGRect(origin: .zero, size: points), scale: scale),
-            clock: DisplayClock(framesPerSecond: framesPerSecond), executor: executor, debugOptions: debugOptions,
-            trace: TraceRecorder.fromEnvironment(options.environment),
-            onError: { error in
-                errorLogger.error("render thread: \(error)")
-                errors.record(error)
-            })
-        rendering = Rendering(context: context, executor: executor, server: server)
+        setup = RenderingSetup(title: title, validation: options.validation, presentMode: presentMode, framesPerSecond: framesPerSecond,
+                               environment: options.environment)
+        let rendering = try Self.makeRendering(setup, window: handle, root: root, points: points, pixels: pixels, scale: scale,
+                                               debugOptions: debugOptions, errors: renderErrors, logger: logger)
+        self.rendering = rendering
         if pixels.width == 0 || pixels.height == 0 {
             isMinimized = true
-            executor.setSuspended(true)
+            rendering.executor.setSuspended(true)
         }
-        server.start()
-        OpenWindows.shared.register(self) { [weak server, weak executor] in
-            server?.stop()
-            executor?.waitUntilIdle()
-        }
+        rendering.server.start()
+        registerForExit()
+        let context = rendering.context
         logger.debug("window open", metadata: [
             "size": "\(points.width)x\(points.height) pt, \(pixels.width)x\(pixels.height) px", "fps": "\(framesPerSecond)",
             "device": "\(context.deviceName)", "video": "\(video.driverName)",
@@ -247,6 +305,21 @@ public final class LayerWindow {
 
     /// The first error the render thread reported since the last call, if any.
     func takeRenderError() -> Error? { renderErrors.take() }
+
+    /// Throws the render thread's last error, except a lost device, which is recovered from
+    /// (`recoverFromDeviceLoss`, then `onDeviceLost`).
+    func checkRenderError() throws {
+        if let error = takeRenderError() {
+            guard let vulkan = error as? VulkanError, vulkan.isDeviceLost else { throw error }
+            logger.error("the device was lost (\(vulkan)); making the window's rendering again")
+        } else {
+            // The executor knows before the render thread reports it.
+            guard executor.hasLostDevice else { return }
+            logger.error("the device was lost; making the window's rendering again")
+        }
+        try recoverFromDeviceLoss()
+        onDeviceLost?()
+    }
 
     static func scale(points: CGSize, pixels: (width: Int, height: Int)) -> CGFloat {
         guard points.width > 0, pixels.width > 0 else { return 1 }

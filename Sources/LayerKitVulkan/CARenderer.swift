@@ -163,8 +163,8 @@ public final class CARenderer: @unchecked Sendable {
     ///
     /// A frame that fails leaves the previous frame's image in place, is logged, and reaches `onError`.
     /// When the device is lost, the renderer makes a new one — pipelines, textures and caches made again,
-    /// every layer's content uploaded again from the model, which loses nothing — and renders the frame
-    /// again on it (`CARenderer.Failure.deviceLost`).
+    /// every layer's content uploaded again from the committed tree, so nothing of the model is lost — and
+    /// renders the frame again on it (`CARenderer.Failure.deviceLost`).
     public func render() {
         do {
             try renderFrame()
@@ -208,12 +208,9 @@ public final class CARenderer: @unchecked Sendable {
     /// Device losses this renderer recovered from.
     public private(set) var deviceLossesRecovered = 0
 
-    /// Makes a new device, backend and frame producer after a device loss, keeping the producer's
-    /// settings, and shows the model's tree again in full. False when no device could be made.
+    /// Makes a new device and backend after a device loss; the frame producer forgets what the old
+    /// device held and draws everything again from its render tree. False when no device could be made.
     private func recoverFromDeviceLoss() -> Bool {
-        let settings = (debugOptions: producer.debugOptions, cachesGroups: producer.builder.cachesGroups,
-                        resolvesGroupsByDepth: producer.resolvesGroupsByDepth, retainsFrames: producer.retainsFrames,
-                        maxTextureSize: producer.compiler.maxTextureSize)
         do {
             let newContext = try VulkanContext(applicationName: "LayerKit CARenderer")
             let newRenderer = try HeadlessRenderer(context: newContext, width: pixelWidth, height: pixelHeight)
@@ -224,14 +221,7 @@ public final class CARenderer: @unchecked Sendable {
             context.logger.error("CARenderer: no new device after a device loss: \(error)")
             return false
         }
-        producer = FrameProducer(builder: RenderGraphBuilder(targetWidth: pixelWidth, targetHeight: pixelHeight, viewport: bounds, scale: scale),
-                                 capabilities: renderer.capabilities)
-        producer.debugOptions = settings.debugOptions
-        producer.builder.cachesGroups = settings.cachesGroups
-        producer.resolvesGroupsByDepth = settings.resolvesGroupsByDepth
-        producer.retainsFrames = settings.retainsFrames
-        producer.compiler.maxTextureSize = min(settings.maxTextureSize, renderer.capabilities.maxTextureSize)
-        producer.reset(root: layer?.layerID, snapshot: inbox.show(layer))
+        producer.deviceReplaced(capabilities: renderer.capabilities)
         awaitingGPUResults = false
         deviceLossesRecovered += 1
         return true

@@ -117,6 +117,18 @@ package struct FrameProducer: Sendable {
         hasPendingChanges = true
     }
 
+    /// The backend made a new device (the old one was lost): everything the old device held is gone —
+    /// cached bitmaps, the retained frame's instance data, atlas placements — so the next frame is built
+    /// and uploaded in full from the render tree, which keeps every layer as committed. The new device's
+    /// limits apply from now on.
+    package mutating func deviceReplaced(capabilities: BackendCapabilities) {
+        builder.rasterizationCache.removeAll()
+        retained = nil
+        compiler.maxTextureSize = min(compiler.maxTextureSize, capabilities.maxTextureSize)
+        compiler.atlas = capabilities.imageAtlas ? ImageAtlas() : nil
+        hasPendingChanges = true
+    }
+
     /// Whether a frame at this point would differ from the last one.
     package var needsFrame: Bool { hasPendingChanges || isAnimating }
 

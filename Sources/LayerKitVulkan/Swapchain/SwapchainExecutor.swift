@@ -155,13 +155,13 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     }
 
     /// Waits until the capture `ticket` was taken and returns it (premultiplied RGBA8 as the window shows
-    /// it: opaque, over black); nil when `timeout` passes first (no frame was presented) or the swapchain
-    /// cannot be copied (`status.supportsCapture`).
+    /// it: opaque, over black); nil when `timeout` passes first (no frame was presented), the swapchain
+    /// cannot be copied (`status.supportsCapture`) or the device was lost.
     package func waitForCapture(_ ticket: Int, timeout: TimeInterval) -> CGImage? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
-        while capturesServed < ticket {
+        while capturesServed < ticket && !isDeviceLost {
             if !condition.wait(until: deadline) { break }
         }
         return capturesServed >= ticket ? capturedImage : nil
@@ -181,12 +181,36 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     package var lastFrameStatistics: FrameStatistics? { status.lastFrame }
 
     package func execute(_ graph: RenderGraph) throws {
-        try context.access.run {
-            didRecord = false
-            try executeFrame(graph)
-            // A skipped frame (suspended, zero-sized) drew none of its rasterization bitmaps.
-            if !didRecord { lostRasterizations += graph.rasterization.rendered.values.map(\.entry) }
+        do {
+            try context.access.run {
+                didRecord = false
+                try executeFrame(graph)
+                // A skipped frame (suspended, zero-sized) drew none of its rasterization bitmaps.
+                if !didRecord { lostRasterizations += graph.rasterization.rendered.values.map(\.entry) }
+            }
+        } catch let error as VulkanError where error.isDeviceLost {
+            // No frame will be presented here again: captures waiting for one end now.
+            condition.lock()
+            isDeviceLost = true
+            condition.broadcast()
+            condition.unlock()
+            throw error
         }
+    }
+
+    /// Whether a frame found the device lost (guarded by `condition`); the executor draws nothing more.
+    private var isDeviceLost = false
+
+    /// Whether a frame found the device lost (the render thread reports the error just after). Any thread.
+    package var hasLostDevice: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isDeviceLost
+    }
+
+    /// Test hook: the next frame's submit reports `VK_ERROR_DEVICE_LOST` (`FrameRecorder.losesDeviceAtNextSubmit`).
+    package func loseDeviceAtNextSubmit() {
+        context.access.run { recorder.losesDeviceAtNextSubmit = true }
     }
 
     package func takeLostRasterizations() -> [RasterizationEntryID] {
