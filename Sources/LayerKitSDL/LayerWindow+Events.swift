@@ -7,15 +7,33 @@ import LayerKitVulkan
 // Input: the events SDL has queued (`SDL_PollEvent`), on the owner thread. Output: callbacks with
 // `PointerEvent`s (location mapped into the root layer's space) and `KeyEvent`s; for window events, the
 // root layer's geometry and the render server's target size, or a suspended swapchain while the window
-// is minimized. Events of other SDL windows are drained and dropped (one window per loop).
+// is minimized. Events of other SDL windows (a game's own, another LayerWindow's) are put back in SDL's
+// queue, in their order, for whoever reads it next.
 // Cost: O(events).
 
 extension LayerWindow {
-    /// Dispatches every event SDL has queued.
+    /// Dispatches every event SDL has queued for this window, and leaves the others queued.
     func dispatchPendingEvents() {
         var event = SDL_Event()
+        var others: [SDL_Event] = []
         while SDL_PollEvent(&event) != 0 {
-            dispatch(event)
+            if belongsHere(event) { dispatch(event) } else { others.append(event) }
+        }
+        for var other in others { SDL_PushEvent(&other) }
+    }
+
+    /// Whether `event` is this window's: its own window, pointer, key and text events, and quit (which
+    /// every window hears).
+    func belongsHere(_ event: SDL_Event) -> Bool {
+        switch SDL_EventType(event.type) {
+        case SDL_QUIT: true
+        case SDL_WINDOWEVENT: event.window.windowID == windowID
+        case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP: event.button.windowID == windowID
+        case SDL_MOUSEMOTION: event.motion.windowID == windowID
+        case SDL_MOUSEWHEEL: event.wheel.windowID == windowID
+        case SDL_KEYDOWN, SDL_KEYUP: event.key.windowID == windowID
+        case SDL_TEXTINPUT: event.text.windowID == windowID
+        default: false
         }
     }
 
@@ -38,6 +56,18 @@ extension LayerWindow {
             onKeyDown?(KeyEvent(event.key))
         case SDL_KEYUP where event.key.windowID == windowID:
             onKeyUp?(KeyEvent(event.key))
+        case SDL_MOUSEWHEEL where event.wheel.windowID == windowID:
+            var x: Int32 = 0, y: Int32 = 0
+            SDL_GetMouseState(&x, &y)
+            let location = CGPoint(x: CGFloat(x), y: CGFloat(y))
+            let flip: CGFloat = event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1
+            onScroll?(ScrollEvent(location: rootLayer.convert(location, from: nil), windowLocation: location,
+                                  delta: CGSize(width: CGFloat(event.wheel.preciseX) * flip, height: CGFloat(event.wheel.preciseY) * flip)))
+        case SDL_TEXTINPUT where event.text.windowID == windowID:
+            let text = withUnsafeBytes(of: event.text.text) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if !text.isEmpty { onTextInput?(text) }
         default:
             break
         }

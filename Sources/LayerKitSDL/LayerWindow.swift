@@ -34,6 +34,18 @@ public final class LayerWindow {
     public var onPointerUp: ((PointerEvent) -> Void)?
     public var onKeyDown: ((KeyEvent) -> Void)?
     public var onKeyUp: ((KeyEvent) -> Void)?
+    /// The mouse wheel or a touchpad scrolled over the window.
+    public var onScroll: ((ScrollEvent) -> Void)?
+    /// Text typed while `acceptsTextInput` is on (UTF-8, as the keyboard layout and input method make it).
+    public var onTextInput: ((String) -> Void)?
+    /// Whether typed text is delivered to `onTextInput` (SDL's text input: an input method may show).
+    /// Default off.
+    public var acceptsTextInput = false {
+        didSet {
+            guard acceptsTextInput != oldValue else { return }
+            if acceptsTextInput { SDL_StartTextInput() } else { SDL_StopTextInput() }
+        }
+    }
     /// The window changed size (in points), after `rootLayer` was resized (without animation).
     public var onResize: ((CGSize) -> Void)?
     /// The window's close button, or a quit request (Ctrl-C, SIGTERM). When nil, the loop stops.

@@ -65,7 +65,7 @@ final class LayerWindowEventTests: LayerWindowTestCase {
         XCTAssertEqual(downs.first?.button, .middle)
     }
 
-    func testEventsOfOtherWindowsAreIgnored() throws {
+    func testEventsOfOtherWindowsAreLeftQueuedForTheirOwner() throws {
         let window = try makeWindow()
         var downs: [PointerEvent] = []
         var keys: [KeyEvent] = []
@@ -82,6 +82,41 @@ final class LayerWindowEventTests: LayerWindowTestCase {
         try window.run(frames: 1)
         XCTAssertEqual(downs, [])
         XCTAssertEqual(keys, [])
+        // They stay queued, in order, for the app (or the other window) to read.
+        var left: [SDL_Event] = []
+        var event = SDL_Event()
+        while SDL_PollEvent(&event) != 0 {
+            if event.type == SDL_MOUSEBUTTONDOWN.rawValue || event.type == SDL_KEYDOWN.rawValue { left.append(event) }
+        }
+        XCTAssertEqual(left.map(\.type), [SDL_MOUSEBUTTONDOWN.rawValue, SDL_KEYDOWN.rawValue])
+        XCTAssertEqual(left.first?.button.windowID, window.windowID + 1000)
+    }
+
+    func testWheelAndTextEventsReachTheirCallbacks() throws {
+        let window = try makeWindow(width: 200, height: 100)
+        var scrolls: [ScrollEvent] = []
+        var texts: [String] = []
+        window.onScroll = { scrolls.append($0) }
+        window.onTextInput = { texts.append($0) }
+        window.acceptsTextInput = true
+        var wheel = SDL_Event()
+        wheel.wheel.type = SDL_MOUSEWHEEL.rawValue
+        wheel.wheel.windowID = window.windowID
+        wheel.wheel.preciseY = 1.5
+        wheel.wheel.y = 1
+        wheel.wheel.direction = SDL_MOUSEWHEEL_FLIPPED.rawValue
+        push(wheel)
+        var text = SDL_Event()
+        text.text.type = SDL_TEXTINPUT.rawValue
+        text.text.windowID = window.windowID
+        withUnsafeMutableBytes(of: &text.text.text) { bytes in
+            for (index, byte) in Array("né".utf8).enumerated() { bytes[index] = byte }
+        }
+        push(text)
+        try window.run(frames: 1)
+        XCTAssertEqual(scrolls.map(\.delta), [CGSize(width: 0, height: -1.5)], "a flipped wheel's direction undone")
+        XCTAssertEqual(texts, ["né"])
+        window.acceptsTextInput = false
     }
 
     func testKeyEventsCarryNameCodesModifiersAndRepeat() throws {
