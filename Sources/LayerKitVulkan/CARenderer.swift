@@ -38,8 +38,8 @@ public final class CARenderer: @unchecked Sendable {
     public let scale: CGFloat
 
     /// The target's size in pixels.
-    public let pixelWidth: Int
-    public let pixelHeight: Int
+    public private(set) var pixelWidth: Int
+    public private(set) var pixelHeight: Int
 
     /// The color the target is cleared to before each frame (straight RGBA). Default transparent.
     public var clearColor: CGColor = .clear
@@ -112,14 +112,109 @@ public final class CARenderer: @unchecked Sendable {
     }
 
     /// A renderer tracing into `trace` (nil: none), whatever `LK_TRACE` says.
-    package init(width: Int, height: Int, scale: CGFloat = 1, trace: TraceRecorder?) throws {
-        self.trace = trace
-        inbox = CommitInbox(trace: trace)
+    package convenience init(width: Int, height: Int, scale: CGFloat = 1, trace: TraceRecorder?) throws {
         guard width > 0, height > 0, scale > 0, scale.isFinite else {
             throw VulkanError.unsupportedTarget("CARenderer needs a positive pixel size and scale, got \(width)x\(height) at scale \(scale)")
         }
-        context = try VulkanContext(applicationName: "LayerKit CARenderer")
-        renderer = try HeadlessRenderer(context: context, width: width, height: height)
+        let context = try VulkanContext(applicationName: "LayerKit CARenderer")
+        try self.init(context: context, renderer: try HeadlessRenderer(context: context, width: width, height: height),
+                      width: width, height: height, scale: scale, trace: trace)
+    }
+
+    /// The app's Vulkan objects a `CARenderer` draws with, for `init(vulkanTarget:scale:)`: Core
+    /// Animation's `CARenderer(mtlTexture:options:)`, for Vulkan. Handles are the app's own (as
+    /// `OpaquePointer`s, whatever Vulkan binding the app uses); LayerKit never destroys them.
+    public struct VulkanTarget {
+        public var instance: OpaquePointer
+        public var physicalDevice: OpaquePointer
+        public var device: OpaquePointer
+        /// The queue LayerKit submits to (family and index). Submits happen inside `render()`, on the
+        /// caller's thread: the app must not use that queue at the same time.
+        public var queueFamilyIndex: UInt32
+        public var queueIndex: UInt32
+        /// The image drawn into, with `COLOR_ATTACHMENT` usage (and `TRANSFER_SRC` for `snapshot()`), and
+        /// a view of it. Each frame clears it to `clearColor` and draws the tree, premultiplied.
+        public var image: OpaquePointer
+        public var imageView: OpaquePointer
+        /// The image's format, a `VkFormat` value: `VK_FORMAT_R8G8B8A8_UNORM` (37) or `VK_FORMAT_B8G8R8A8_UNORM` (44).
+        public var format: UInt32
+        public var width: Int
+        public var height: Int
+        /// The `VkImageLayout` each frame leaves the image in (default `SHADER_READ_ONLY_OPTIMAL`, to sample
+        /// it in the app's pass: the image then needs `SAMPLED` usage). Its earlier contents are not kept.
+        public var finalLayout: UInt32
+        /// A semaphore the frame waits on before drawing (the app is done with the image), and one it signals
+        /// when drawn (the app may use the image); either may be nil.
+        public var waitSemaphore: OpaquePointer?
+        public var signalSemaphore: OpaquePointer?
+
+        public init(instance: OpaquePointer, physicalDevice: OpaquePointer, device: OpaquePointer, queueFamilyIndex: UInt32,
+                    queueIndex: UInt32 = 0, image: OpaquePointer, imageView: OpaquePointer, format: UInt32, width: Int, height: Int,
+                    finalLayout: UInt32 = 5 /* VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL */,
+                    waitSemaphore: OpaquePointer? = nil, signalSemaphore: OpaquePointer? = nil) {
+            self.instance = instance
+            self.physicalDevice = physicalDevice
+            self.device = device
+            self.queueFamilyIndex = queueFamilyIndex
+            self.queueIndex = queueIndex
+            self.image = image
+            self.imageView = imageView
+            self.format = format
+            self.width = width
+            self.height = height
+            self.finalLayout = finalLayout
+            self.waitSemaphore = waitSemaphore
+            self.signalSemaphore = signalSemaphore
+        }
+    }
+
+    /// Creates a renderer drawing into the app's Vulkan image on the app's device (`VulkanTarget`), at
+    /// `scale` pixels per point. Nothing is read back unless `snapshot()` is asked for (`readsBack` starts
+    /// false). Everything LayerKit makes on the app's device is released with the renderer.
+    ///
+    /// - Throws: `VulkanError` when the target's size or format cannot be drawn.
+    public convenience init(vulkanTarget target: VulkanTarget, scale: CGFloat = 1) throws {
+        guard scale > 0, scale.isFinite else { throw VulkanError.unsupportedTarget("CARenderer needs a positive scale, got \(scale)") }
+        let context = VulkanContext(borrowing: target)
+        try self.init(context: context, renderer: try HeadlessRenderer(context: context, appTarget: target), width: target.width,
+                      height: target.height, scale: scale, trace: TraceRecorder.fromEnvironment())
+        readsBack = false
+        vulkanTarget = target
+    }
+
+    /// The app's target (nil: LayerKit's own image).
+    public private(set) var vulkanTarget: VulkanTarget?
+
+    /// Draws into another image of the app's from the next frame on: a resized or recreated swapchain's,
+    /// or one on a new device after the app's was lost (everything LayerKit held on the old device is
+    /// made again on the new one). The bounds follow the new size at the same scale.
+    ///
+    /// - Throws: `VulkanError` when the target's size or format cannot be drawn; the old target stays.
+    public func setVulkanTarget(_ target: VulkanTarget) throws {
+        let newContext = vulkanTarget.map { $0.device == target.device && $0.instance == target.instance } == true
+            ? context : VulkanContext(borrowing: target)
+        let newRenderer = try HeadlessRenderer(context: newContext, appTarget: target)
+        lastGraph = nil
+        renderer = newRenderer
+        context = newContext
+        vulkanTarget = target
+        pixelWidth = target.width
+        pixelHeight = target.height
+        bounds = CGRect(x: 0, y: 0, width: CGFloat(target.width) / scale, height: CGFloat(target.height) / scale)
+        producer.builder.targetWidth = target.width
+        producer.builder.targetHeight = target.height
+        producer.deviceReplaced(capabilities: renderer.capabilities)
+        awaitingGPUResults = false
+    }
+
+    private init(context: VulkanContext, renderer: HeadlessRenderer, width: Int, height: Int, scale: CGFloat, trace: TraceRecorder?) throws {
+        self.trace = trace
+        inbox = CommitInbox(trace: trace)
+        guard width > 0, height > 0 else {
+            throw VulkanError.unsupportedTarget("CARenderer needs a positive pixel size, got \(width)x\(height)")
+        }
+        self.context = context
+        self.renderer = renderer
         pixelWidth = width
         pixelHeight = height
         self.scale = scale
@@ -211,6 +306,8 @@ public final class CARenderer: @unchecked Sendable {
     /// Makes a new device and backend after a device loss; the frame producer forgets what the old
     /// device held and draws everything again from its render tree. False when no device could be made.
     private func recoverFromDeviceLoss() -> Bool {
+        // The app's device is the app's to make again (`setVulkanTarget`).
+        guard vulkanTarget == nil else { return false }
         do {
             let newContext = try VulkanContext(applicationName: "LayerKit CARenderer")
             let newRenderer = try HeadlessRenderer(context: newContext, width: pixelWidth, height: pixelHeight)

@@ -71,8 +71,30 @@ package final class VulkanContext: @unchecked Sendable {
         logger.debug("Vulkan device", metadata: ["device": "\(device.name)", "kind": "\(chosen.kind)", "validation": "\(validate)"])
     }
 
+    /// A context on an app's instance and device (`CARenderer.VulkanTarget`): LayerKit creates its own
+    /// objects on them (memory, pipelines, a pipeline cache kept in memory) and releases them with the
+    /// context, but never the app's instance, device or queue.
+    package init(borrowing target: CARenderer.VulkanTarget) {
+        var logger = Logger(label: "LayerKit.Vulkan")
+        logger[metadataKey: "subsystem"] = "vulkan"
+        self.logger = logger
+        instance = VulkanInstance(borrowing: target.instance, log: ValidationLog(logger: logger))
+        device = VulkanDevice(borrowing: target.device, physicalDevice: target.physicalDevice, queueFamily: target.queueFamilyIndex,
+                              queueIndex: target.queueIndex, instance: instance)
+        allocator = MemoryAllocator(device: device)
+        // An empty in-memory cache cannot fail to load; nothing is written to disk for the app's device.
+        pipelineCache = (try? PipelineCache(device: device, directory: nil, logger: logger))!
+        ownsDevice = false
+        logger.debug("Vulkan device (the app's)", metadata: ["device": "\(device.name)"])
+    }
+
+    /// Whether the device is LayerKit's own (an app's is waited for by the app, not at release).
+    package private(set) var ownsDevice = true
+
     deinit {
-        try? device.waitIdle()
+        // Everything LayerKit submitted must be done before its objects go; on an app's device, only
+        // LayerKit's frames are waited for (`HeadlessRenderer`), not the app's queue.
+        if ownsDevice { try? device.waitIdle() }
         pipelineCache.save()
     }
 

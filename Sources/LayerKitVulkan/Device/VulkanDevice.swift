@@ -43,6 +43,52 @@ final class VulkanDevice {
     /// `timestampComputeAndGraphics`, or a family that reports valid bits).
     var supportsTimestamps: Bool { timestampValidBits > 0 && timestampPeriod > 0 }
 
+    /// Whether LayerKit made the device (and destroys it); an app's device is only borrowed.
+    private let ownsHandle: Bool
+
+    /// An app's device, borrowed (`CARenderer(vulkanTarget:)`): LayerKit uses queue `queueIndex` of
+    /// `queueFamily`, assumes no optional feature (no pipeline statistics), and never destroys the device.
+    init(borrowing device: VkDevice, physicalDevice: VkPhysicalDevice, queueFamily: UInt32, queueIndex: UInt32,
+         instance: VulkanInstance) {
+        self.instance = instance
+        self.physicalDevice = physicalDevice
+        self.queueFamily = queueFamily
+        self.handle = device
+        ownsHandle = false
+        var queue: VkQueue?
+        vkGetDeviceQueue(device, queueFamily, queueIndex, &queue)
+        self.queue = queue!
+        (properties, memoryProperties, timestampValidBits, depthStencilFormat, surfaceStencilFormat) =
+            Self.describe(physicalDevice, queueFamily: queueFamily)
+        supportsPipelineStatistics = false
+        labels = DebugLabels(instance: instance, device: device)
+    }
+
+    /// What LayerKit needs to know of `physicalDevice`: its properties and memory, the queue family's
+    /// timestamp bits, and the depth-stencil formats it draws with.
+    private static func describe(_ physicalDevice: VkPhysicalDevice, queueFamily family: UInt32)
+        -> (VkPhysicalDeviceProperties, VkPhysicalDeviceMemoryProperties, UInt32, VkFormat, VkFormat) {
+        var properties = VkPhysicalDeviceProperties()
+        vkGetPhysicalDeviceProperties(physicalDevice, &properties)
+        var memoryProperties = VkPhysicalDeviceMemoryProperties()
+        vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memoryProperties)
+        var familyCount: UInt32 = 0
+        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, nil)
+        var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
+        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, &families)
+        let timestampBits = Int(family) < families.count ? families[Int(family)].timestampValidBits : 0
+        let depthStencil = [VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT].first { format in
+            var formatProperties = VkFormatProperties()
+            vkGetPhysicalDeviceFormatProperties(physicalDevice, format, &formatProperties)
+            return formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue != 0
+        } ?? VK_FORMAT_D24_UNORM_S8_UINT
+        var stencilOnly = VkFormatProperties()
+        vkGetPhysicalDeviceFormatProperties(physicalDevice, VK_FORMAT_S8_UINT, &stencilOnly)
+        let surfaceStencil = stencilOnly.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue != 0
+            ? VK_FORMAT_S8_UINT : depthStencil
+        return (properties, memoryProperties, timestampBits, depthStencil, surfaceStencil)
+    }
+
     /// - Parameter extensions: device extensions to enable (`VK_KHR_swapchain` for a window).
     init(instance: VulkanInstance, candidate: PhysicalDeviceCandidate, extensions: [String] = []) throws {
         guard let physicalDevice = candidate.handle, let family = candidate.graphicsQueueFamily else {
@@ -51,32 +97,14 @@ final class VulkanDevice {
         self.instance = instance
         self.physicalDevice = physicalDevice
         self.queueFamily = family
-        var properties = VkPhysicalDeviceProperties()
-        vkGetPhysicalDeviceProperties(physicalDevice, &properties)
-        self.properties = properties
-        var memoryProperties = VkPhysicalDeviceMemoryProperties()
-        vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memoryProperties)
-        self.memoryProperties = memoryProperties
-
+        ownsHandle = true
+        (properties, memoryProperties, timestampValidBits, depthStencilFormat, surfaceStencilFormat) =
+            Self.describe(physicalDevice, queueFamily: family)
         var available = VkPhysicalDeviceFeatures()
         vkGetPhysicalDeviceFeatures(physicalDevice, &available)
         var enabled = VkPhysicalDeviceFeatures()
         enabled.pipelineStatisticsQuery = available.pipelineStatisticsQuery
         supportsPipelineStatistics = available.pipelineStatisticsQuery == VkBool32(VK_TRUE)
-        var familyCount: UInt32 = 0
-        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, nil)
-        var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
-        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, &families)
-        timestampValidBits = Int(family) < families.count ? families[Int(family)].timestampValidBits : 0
-        depthStencilFormat = [VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT].first { format in
-            var formatProperties = VkFormatProperties()
-            vkGetPhysicalDeviceFormatProperties(physicalDevice, format, &formatProperties)
-            return formatProperties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue != 0
-        } ?? VK_FORMAT_D24_UNORM_S8_UINT
-        var stencilOnly = VkFormatProperties()
-        vkGetPhysicalDeviceFormatProperties(physicalDevice, VK_FORMAT_S8_UINT, &stencilOnly)
-        surfaceStencilFormat = stencilOnly.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT.rawValue != 0
-            ? VK_FORMAT_S8_UINT : depthStencilFormat
 
         let arena = CreateInfoArena()
         var queueInfo = VkDeviceQueueCreateInfo()
@@ -102,6 +130,7 @@ final class VulkanDevice {
     }
 
     deinit {
+        guard ownsHandle else { return }
         vkDeviceWaitIdle(handle)
         vkDestroyDevice(handle, nil)
     }

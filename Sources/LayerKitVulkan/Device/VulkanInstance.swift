@@ -19,6 +19,19 @@ final class VulkanInstance {
     let log: ValidationLog
     private var messenger: VkDebugUtilsMessengerEXT?
     private let destroyMessenger: PFN_vkDestroyDebugUtilsMessengerEXT?
+    /// Whether LayerKit made the instance (and destroys it); an app's instance is only borrowed.
+    private let ownsHandle: Bool
+
+    /// An app's instance, borrowed: LayerKit adds nothing to it (no messenger, no debug labels, whose
+    /// extension it cannot know is on) and never destroys it.
+    init(borrowing handle: VkInstance, log: ValidationLog) {
+        self.handle = handle
+        self.log = log
+        validationEnabled = false
+        debugUtilsEnabled = false
+        destroyMessenger = nil
+        ownsHandle = false
+    }
 
     /// - Parameter extraExtensions: instance extensions the caller needs (a window system's surface
     ///   extensions); a missing one throws `VulkanError.noVulkanDriver` naming it.
@@ -84,6 +97,7 @@ final class VulkanInstance {
         try check(result, "vkCreateInstance")
         guard let instance else { throw VulkanError.noVulkanDriver("vkCreateInstance returned no instance") }
         self.handle = instance
+        self.ownsHandle = true
         self.validationEnabled = validation
         self.debugUtilsEnabled = debugUtils
         self.destroyMessenger = loadInstanceFunction(instance, "vkDestroyDebugUtilsMessengerEXT")
@@ -97,6 +111,7 @@ final class VulkanInstance {
     }
 
     deinit {
+        guard ownsHandle else { return }
         if let messenger, let destroyMessenger {
             destroyMessenger(handle, messenger, nil)
         }

@@ -36,10 +36,43 @@ package final class HeadlessRenderer: @unchecked Sendable {
         self.context = context
         self.width = width
         self.height = height
+        appTarget = nil
+    }
+
+    /// An app's target: where each frame leaves its image, and the semaphores its submit waits on and
+    /// signals (`CARenderer.VulkanTarget`); nil for LayerKit's own image.
+    private let appTarget: (finalLayout: VkImageLayout, wait: VkSemaphore?, signal: VkSemaphore?)?
+
+    /// A renderer drawing into an app's image (`CARenderer.VulkanTarget`) on `context`, which borrows the
+    /// app's device.
+    package init(context: VulkanContext, appImage: VkImage, view: VkImageView, format: VkFormat, width: Int, height: Int,
+                 finalLayout: VkImageLayout, wait: VkSemaphore?, signal: VkSemaphore?) throws {
+        (target, recorder) = try context.access.run {
+            let recorder = try FrameRecorder(context: context)
+            let target = try HeadlessTarget(device: context.device, allocator: context.allocator, renderPass: try recorder.renderPass(format: format),
+                                            appImage: appImage, view: view, format: format, width: width, height: height)
+            return (target, recorder)
+        }
+        self.context = context
+        self.width = width
+        self.height = height
+        appTarget = (finalLayout, wait, signal)
+    }
+
+    /// A renderer drawing into the app's image `target` describes, on `context` (which borrows its device).
+    package convenience init(context: VulkanContext, appTarget target: CARenderer.VulkanTarget) throws {
+        let format = VkFormat(target.format)
+        guard format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_B8G8R8A8_UNORM else {
+            throw VulkanError.unsupportedTarget("CARenderer draws into R8G8B8A8_UNORM or B8G8R8A8_UNORM images, not VkFormat \(target.format)")
+        }
+        try self.init(context: context, appImage: target.image, view: target.imageView, format: format, width: target.width,
+                      height: target.height, finalLayout: VkImageLayout(target.finalLayout), wait: target.waitSemaphore,
+                      signal: target.signalSemaphore)
     }
 
     deinit {
-        try? context.device.waitIdle()
+        // On the app's device only LayerKit's own frames are waited for: the app's queue is the app's.
+        if context.ownsDevice { try? context.device.waitIdle() } else { try? recorder.waitUntilIdle() }
     }
 
     /// What graphs rendered here may use (`BackendCapabilities`): depth-stencil, atlas, the device's limits.
@@ -58,7 +91,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
         let counters: FrameCounters
         do {
             (counters, _) = try recorder.record(graph, frame: frame, into: FramebufferTarget(
-                framebuffer: target.framebuffer, width: target.width, height: target.height))
+                framebuffer: target.framebuffer, width: target.width, height: target.height), format: target.format)
             if readback {
                 if frame.readbackBuffer == nil {
                     frame.readbackBuffer = try GPUBuffer(
@@ -69,11 +102,23 @@ package final class HeadlessRenderer: @unchecked Sendable {
                 target.recordReadback(frame.commandBuffer, into: frame.readbackBuffer!)
                 context.device.labels.end(frame.commandBuffer)
             }
+            if let appTarget {
+                // The frame pass leaves the image ready to copy; the app asked for `finalLayout`.
+                Barriers.image(
+                    frame.commandBuffer, target.colorImage,
+                    range: VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: 0, levelCount: 1,
+                                                   baseArrayLayer: 0, layerCount: 1),
+                    from: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, to: appTarget.finalLayout,
+                    source: (VkPipelineStageFlagBits(VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue | VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue),
+                             VK_ACCESS_TRANSFER_READ_BIT.rawValue | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT.rawValue),
+                    destination: (VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT.rawValue))
+            }
         } catch {
-            recorder.abandon(frame)
+            recorder.abandon(frame, consuming: appTarget?.wait)
             throw error
         }
-        try recorder.submit(frame)
+        try recorder.submit(frame, wait: appTarget?.wait.map { ($0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT) },
+                            signal: appTarget?.signal)
         frame.hasReadback = readback
         lastFrame = frame
         return counters

@@ -11,14 +11,37 @@ import LayerKit
 final class HeadlessTarget {
     let width: Int
     let height: Int
-    let color: GPUImage
+    /// The colour image drawn into: LayerKit's own (`color`), or an app's.
+    let colorImage: VkImage
+    /// The colour image when LayerKit made it (nil: the app's, which LayerKit never destroys).
+    let color: GPUImage?
+    /// The colour format; readbacks come out as RGBA either way.
+    let format: VkFormat
     let depth: GPUImage
     let framebuffer: VkFramebuffer
     private let device: VulkanDevice
 
     var byteCount: Int { width * height * 4 }
 
-    init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass, width: Int, height: Int) throws {
+    convenience init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass, width: Int, height: Int) throws {
+        guard width > 0, height > 0 else { throw VulkanError.unsupportedTarget("\(width)x\(height) is not a size") }
+        let color = try GPUImage(
+            device: device, allocator: allocator, width: width, height: height,
+            usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue,
+            name: "headless target \(width)x\(height)")
+        try self.init(device: device, allocator: allocator, renderPass: renderPass, color: (color.handle, color.view, color),
+                      format: GPUImage.format, width: width, height: height)
+    }
+
+    /// A target drawing into an app's image through its `view` (`CARenderer.VulkanTarget`).
+    convenience init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass, appImage: VkImage, view: VkImageView,
+                     format: VkFormat, width: Int, height: Int) throws {
+        try self.init(device: device, allocator: allocator, renderPass: renderPass, color: (appImage, view, nil), format: format,
+                      width: width, height: height)
+    }
+
+    private init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass,
+                 color: (image: VkImage, view: VkImageView, owned: GPUImage?), format: VkFormat, width: Int, height: Int) throws {
         let maximum = Int(device.limits.maxFramebufferWidth)
         guard width > 0, height > 0, width <= maximum, height <= Int(device.limits.maxFramebufferHeight) else {
             throw VulkanError.unsupportedTarget("\(width)x\(height) is outside 1...\(maximum) pixels")
@@ -26,10 +49,9 @@ final class HeadlessTarget {
         self.device = device
         self.width = width
         self.height = height
-        color = try GPUImage(
-            device: device, allocator: allocator, width: width, height: height,
-            usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue,
-            name: "headless target \(width)x\(height)")
+        colorImage = color.image
+        self.color = color.owned
+        self.format = format
         depth = try GPUImage.depthStencilAttachment(device: device, allocator: allocator, width: width, height: height,
                                                     name: "headless target depth-stencil \(width)x\(height)")
         var attachments: [VkImageView?] = [color.view, depth.view]
@@ -62,7 +84,7 @@ final class HeadlessTarget {
         region.bufferImageHeight = 0
         region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
         region.imageExtent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
-        vkCmdCopyImageToBuffer(commandBuffer, color.handle, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.handle, 1, &region)
+        vkCmdCopyImageToBuffer(commandBuffer, colorImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.handle, 1, &region)
         Barriers.buffer(
             commandBuffer, buffer.handle,
             source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite),
@@ -72,7 +94,10 @@ final class HeadlessTarget {
     /// The pixels of a completed readback.
     func image(from buffer: GPUBuffer) -> CGImage {
         guard let mapped = buffer.mapped else { preconditionFailure("readback buffer is not host-visible") }
-        let bytes = [UInt8](UnsafeRawBufferPointer(start: mapped, count: byteCount))
+        var bytes = [UInt8](UnsafeRawBufferPointer(start: mapped, count: byteCount))
+        if format == VK_FORMAT_B8G8R8A8_UNORM {
+            for pixel in stride(from: 0, to: bytes.count, by: 4) { bytes.swapAt(pixel, pixel + 2) }
+        }
         guard let image = CGImage(width: width, height: height, bytesPerRow: width * 4, premultipliedRGBA: bytes) else {
             preconditionFailure("a \(width)x\(height) readback does not make an image")
         }

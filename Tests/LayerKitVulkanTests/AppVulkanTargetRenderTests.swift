@@ -1,0 +1,105 @@
+import CVulkan
+import Foundation
+import LayerKit
+@testable import LayerKitVulkan
+import XCTest
+
+/// `CARenderer(vulkanTarget:)`: drawing into an app's image on the app's device. The "app" here is a
+/// context of its own, with validation on, standing in for a game's Vulkan setup: its messenger hears
+/// every validation message about LayerKit's use of its device.
+final class AppVulkanTargetRenderTests: CARendererTestCase {
+    private func scene() -> CALayer {
+        let root = makeRoot()
+        root.backgroundColor = CGColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 1)
+        let card = makeLayer(CGRect(x: 6, y: 6, width: 40, height: 30), CGColor(red: 1, green: 0.5, blue: 0, alpha: 1), in: root)
+        card.cornerRadius = 6
+        card.shadowOpacity = 0.6
+        card.shadowRadius = 3
+        let picture = CALayer()
+        picture.frame = CGRect(x: 20, y: 34, width: 36, height: 24)
+        picture.contents = makeImage(width: 12, height: 8) { x, y in PixelRGBA(UInt8(x * 20), UInt8(y * 30), 90, 255) }
+        root.addSublayer(picture)
+        let veil = makeLayer(CGRect(x: 30, y: 10, width: 30, height: 40), CGColor(red: 0, green: 0, blue: 1, alpha: 0.5), in: root)
+        veil.opacity = 0.8
+        return root
+    }
+
+    /// The app's context, an image of `format` on it, and a target naming them.
+    private func appTarget(format: VkFormat) throws -> (VulkanContext, GPUImage, CARenderer.VulkanTarget) {
+        let app = try VulkanContext(applicationName: "a game", validation: true, pipelineCache: .none)
+        let image = try GPUImage(device: app.device, allocator: app.allocator, width: 64, height: 64, format: format,
+                                 usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue
+                                     | VK_IMAGE_USAGE_SAMPLED_BIT.rawValue, name: "the game's HUD image")
+        let target = CARenderer.VulkanTarget(
+            instance: app.instance.handle, physicalDevice: app.device.physicalDevice, device: app.device.handle,
+            queueFamilyIndex: app.device.queueFamily, image: image.handle, imageView: image.view, format: format.rawValue,
+            width: 64, height: 64)
+        return (app, image, target)
+    }
+
+    private func renderInto(_ target: CARenderer.VulkanTarget) throws -> CGImage {
+        let renderer = try CARenderer(vulkanTarget: target)
+        XCTAssertFalse(renderer.readsBack, "no readback unless asked")
+        renderer.readsBack = true
+        renderer.layer = scene()
+        renderer.beginFrame(atTime: 0)
+        renderer.render()
+        renderer.endFrame()
+        return try renderer.snapshot()
+    }
+
+    func testTheAppsImageShowsWhatLayerKitsOwnTargetShows() throws {
+        let expected = try render(scene())
+        for format in [VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM] {
+            var app: VulkanContext? , image: GPUImage?
+            let log: ValidationLog
+            do {
+                let (context, hudImage, target) = try appTarget(format: format)
+                (app, image, log) = (context, hudImage, context.instance.log)
+                let drawn = try renderInto(target)
+                var differing = 0
+                for y in 0..<64 {
+                    for x in 0..<64 where PixelRGBA(drawn, x, y) != PixelRGBA(expected, x, y) { differing += 1 }
+                }
+                XCTAssertEqual(differing, 0, "VkFormat \(format.rawValue)")
+            }
+            // The renderer is gone: the app's device is the app's, still working; then the app tears it
+            // down, and validation finds nothing of LayerKit's left on it.
+            XCTAssertNoThrow(try app?.device.waitIdle())
+            image = nil
+            app = nil
+            XCTAssertNil(image)
+            XCTAssertEqual(log.messages, [], "VkFormat \(format.rawValue)")
+        }
+    }
+
+    func testAnUnsupportedFormatIsRefusedAndANewTargetIsFollowed() throws {
+        let (app, image, target) = try appTarget(format: VK_FORMAT_R8G8B8A8_UNORM)
+        var wrong = target
+        wrong.format = VK_FORMAT_R16G16B16A16_SFLOAT.rawValue
+        XCTAssertThrowsError(try CARenderer(vulkanTarget: wrong))
+
+        // A resized target (the app recreated its swapchain): the next frame draws at the new size.
+        let renderer = try CARenderer(vulkanTarget: target)
+        renderer.readsBack = true
+        let root = makeRoot(width: 32, height: 32)
+        makeLayer(CGRect(x: 0, y: 0, width: 16, height: 16), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: root)
+        renderer.layer = root
+        let small = try GPUImage(device: app.device, allocator: app.allocator, width: 32, height: 32,
+                                 usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue
+                                     | VK_IMAGE_USAGE_SAMPLED_BIT.rawValue, name: "smaller")
+        var resized = target
+        (resized.image, resized.imageView, resized.width, resized.height) = (small.handle, small.view, 32, 32)
+        try renderer.setVulkanTarget(resized)
+        XCTAssertEqual(renderer.bounds, CGRect(x: 0, y: 0, width: 32, height: 32))
+        renderer.beginFrame(atTime: 0)
+        renderer.render()
+        renderer.endFrame()
+        let frame = try renderer.snapshot()
+        XCTAssertEqual(frame.width, 32)
+        XCTAssertEqual(PixelRGBA(frame, 8, 8), PixelRGBA(255, 0, 0, 255))
+        XCTAssertEqual(PixelRGBA(frame, 24, 24), .clear)
+        XCTAssertEqual(app.validationMessages, [])
+        withExtendedLifetime((image, small)) {}
+    }
+}
