@@ -31,6 +31,35 @@ extension LayerWindow {
         try runLoop(iterations: max(frames, 0))
     }
 
+    /// For a game that runs its own loop instead of `run()`: delivers this window's pending events to its
+    /// callbacks (other windows' events stay queued for the game). Call it on the window's thread.
+    public func pumpEvents() {
+        assertOwnerThread()
+        dispatchPendingEvents()
+    }
+
+    /// For a game that runs its own loop instead of `run()`: commits what changed since the last call
+    /// (the implicit transaction, layers' redraws), has the render thread draw and present one frame with
+    /// it, and returns once that frame is done — so the game paces frames. `onFrame` is not called: the
+    /// game updates its layers itself before calling this. Delivers animation callbacks afterwards.
+    ///
+    /// - Throws: the render thread's error (after recovering from a lost device, the frame is drawn on the
+    ///   new one); `LayerWindowError.frameTimedOut` when no frame finished within `timeout`.
+    public func renderFrame(timeout: TimeInterval = 1) throws {
+        assertOwnerThread()
+        let time = CACurrentMediaTime()
+        LayerDisplay.redrawAnimatingLayers(at: time)
+        HostViewports.shared.set(HostViewports.Viewport(rect: rootLayer.frame, scale: rootLayer.contentsScale), root: rootLayer, for: self)
+        CATransaction.flush()
+        rootLayer.isShownRoot = true
+        var drawn = server.drawFrameAndWait(timeout: timeout)
+        let losses = deviceLossesRecovered
+        try checkRenderError()
+        if deviceLossesRecovered != losses { drawn = server.drawFrameAndWait(timeout: timeout) }
+        AnimationCallbacks.shared.deliverPending()
+        guard drawn else { throw LayerWindowError.frameTimedOut("no frame finished within \(timeout) s") }
+    }
+
     /// Ends `run()` after the current iteration.
     public func stop() {
         isStopRequested = true

@@ -12,6 +12,8 @@ public enum LayerWindowError: Error, Equatable, CustomStringConvertible {
     case surfaceCreationFailed(String)
     /// `snapshot()` got no frame in time: the window is minimized, or the render thread is stuck or failed.
     case snapshotUnavailable(String)
+    /// `renderFrame()` saw no frame finish in time: the render thread is stuck.
+    case frameTimedOut(String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum LayerWindowError: Error, Equatable, CustomStringConvertible {
         case let .windowCreationFailed(detail): "cannot create the window: \(detail)"
         case let .surfaceCreationFailed(detail): "cannot create the window's Vulkan surface: \(detail)"
         case let .snapshotUnavailable(detail): "no snapshot: \(detail)"
+        case let .frameTimedOut(detail): "no frame: \(detail)"
         }
     }
 }

@@ -133,6 +133,29 @@ package final class RenderServer: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Asks for a frame now and waits until the render thread has finished one that started after this
+    /// call — drawn, or failed (its error goes to `onError`). False when `timeout` passed first. Any
+    /// thread but the render thread.
+    package func drawFrameAndWait(timeout: TimeInterval) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        requestSerial += 1
+        let request = requestSerial
+        frameRequested = true
+        lock.broadcast()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while servedSerial < request && running {
+            if !lock.wait(until: deadline) { return false }
+        }
+        return servedSerial >= request
+    }
+
+    /// Frame requests made (`drawFrameAndWait`), and the last one a finished frame had taken (guarded
+    /// by `lock`): a frame under way when a request came took the commits before it, so only a frame
+    /// that took the request serves it.
+    private var requestSerial = 0
+    private var servedSerial = 0
+
     /// Starts the render thread.
     package func start() {
         lock.lock()
@@ -166,6 +189,14 @@ package final class RenderServer: @unchecked Sendable {
     /// The render thread's name (its trace track's too).
     private static let threadName = "LayerKit render server"
 
+    /// Marks the requests the finished tick (drawn, failed, or nothing to draw) took as served.
+    private func finishFrame(serving request: Int) {
+        lock.lock()
+        servedSerial = max(servedSerial, request)
+        lock.broadcast()
+        lock.unlock()
+    }
+
     package func assertOnRenderThread() {
         assert(Thread.current === thread, "render-server state touched off the render thread")
     }
@@ -185,6 +216,7 @@ package final class RenderServer: @unchecked Sendable {
             pendingResize = nil
             let forced = frameRequested
             frameRequested = false
+            let request = requestSerial
             let debugOptions = pendingDebugOptions
             pendingDebugOptions = nil
             let clearColor = pendingClearColor
@@ -200,7 +232,7 @@ package final class RenderServer: @unchecked Sendable {
                 producer.builder.viewport = resize.viewport
                 producer.builder.scale = resize.scale
             }
-            guard producer.needsFrame || forced else { continue }
+            guard producer.needsFrame || forced else { finishFrame(serving: request); continue }
             let produceStarted = StageClock.now()
             let (graph, events) = producer.produceFrame(at: time)
             AnimationCallbacks.shared.post(events)
@@ -222,6 +254,7 @@ package final class RenderServer: @unchecked Sendable {
             // Bitmaps the backend dropped (memory pressure, skipped frames) must be drawn again.
             let lost = executor.takeLostRasterizations()
             if !lost.isEmpty { producer.builder.rasterizationCache.forget(lost) }
+            finishFrame(serving: request)
         }
     }
 }
