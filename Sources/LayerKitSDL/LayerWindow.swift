@@ -229,13 +229,23 @@ public final class LayerWindow {
         try self.init(title: title, width: width, height: height, options: options)
     }
 
-    init(title: String, width: Int, height: Int, options: Options) throws {
+    /// Shows a layer tree in the app's own SDL window (a game's), which must have been created with
+    /// `SDL_WINDOW_VULKAN`: LayerKit makes its Vulkan surface, swapchain and render thread for it, and
+    /// never destroys the window. The window's events reach this object's callbacks when it pumps them
+    /// (`run()` or `pumpEvents()`); other windows' events stay queued.
+    ///
+    /// - Throws: `LayerWindowError.windowCreationFailed` for a window without Vulkan support; as
+    ///   `init(title:width:height:)` otherwise.
+    public convenience init(sdlWindow: OpaquePointer, preferredFramesPerSecond: Double? = nil) throws {
+        var options = Options()
+        options.framesPerSecond = preferredFramesPerSecond.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        try self.init(adopting: sdlWindow, options: options)
+    }
+
+    convenience init(title: String, width: Int, height: Int, options: Options) throws {
         guard width > 0, height > 0 else {
             throw LayerWindowError.windowCreationFailed("a window needs a positive size in points, got \(width)x\(height)")
         }
-        var logger = Logger(label: "LayerKit.SDL")
-        logger[metadataKey: "subsystem"] = "sdl"
-        self.logger = logger
         let video = SDLVideo.shared
         try video.start(environment: options.environment)
         let flags = SDL_WINDOW_VULKAN.rawValue | SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue | SDL_WINDOW_SHOWN.rawValue
@@ -243,7 +253,24 @@ public final class LayerWindow {
         guard let handle = SDL_CreateWindow(title, centered, centered, Int32(clamping: width), Int32(clamping: height), flags) else {
             throw LayerWindowError.windowCreationFailed("SDL_CreateWindow (\(video.driverName)): \(sdlErrorMessage())")
         }
-        window = SDLWindowHandle(handle)
+        try self.init(window: SDLWindowHandle(handle), title: title, options: options)
+    }
+
+    convenience init(adopting handle: OpaquePointer, options: Options) throws {
+        try SDLVideo.shared.start(environment: options.environment)
+        guard SDL_GetWindowFlags(handle) & SDL_WINDOW_VULKAN.rawValue != 0 else {
+            throw LayerWindowError.windowCreationFailed("the app's SDL window was not created with SDL_WINDOW_VULKAN")
+        }
+        try self.init(window: SDLWindowHandle(handle, owned: false), title: String(cString: SDL_GetWindowTitle(handle)), options: options)
+    }
+
+    private init(window: SDLWindowHandle, title: String, options: Options) throws {
+        var logger = Logger(label: "LayerKit.SDL")
+        logger[metadataKey: "subsystem"] = "sdl"
+        self.logger = logger
+        let video = SDLVideo.shared
+        let handle = window.handle
+        self.window = window
         windowID = SDL_GetWindowID(handle)
 
         // Geometry, in points and pixels.
@@ -342,13 +369,16 @@ public final class LayerWindow {
 /// Owns an `SDL_Window`; destroys it when released.
 final class SDLWindowHandle {
     let handle: OpaquePointer
+    /// Whether the window is LayerKit's (an app's own window is only borrowed, never destroyed).
+    let ownsWindow: Bool
 
-    init(_ handle: OpaquePointer) {
+    init(_ handle: OpaquePointer, owned: Bool = true) {
         self.handle = handle
+        ownsWindow = owned
     }
 
     deinit {
-        SDL_DestroyWindow(handle)
+        if ownsWindow { SDL_DestroyWindow(handle) }
     }
 }
 

@@ -33,3 +33,28 @@ final class LayerWindowGameLoopTests: LayerWindowTestCase {
         XCTAssertEqual(image.rgb(70, 10), RGB(0, 0, 0))
     }
 }
+
+/// A game's own SDL window given to LayerKit.
+final class LayerWindowAdoptionTests: LayerWindowTestCase {
+    func testAGamesOwnWindowShowsTheTreeAndOutlivesTheLayerWindow() throws {
+        _ = try makeWindow(width: 16, height: 16)  // SDL's video is up (or the test is skipped)
+        let flags = SDL_WINDOW_VULKAN.rawValue | SDL_WINDOW_SHOWN.rawValue
+        let handle = try XCTUnwrap(SDL_CreateWindow("the game", 0, 0, 120, 80, flags))
+        defer { SDL_DestroyWindow(handle) }
+        var log: [String]?
+        do {
+            let window = try LayerWindow(adopting: handle, options: .init(framesPerSecond: 120, validation: true))
+            XCTAssertEqual(window.size, CGSize(width: 120, height: 80))
+            window.rootLayer.backgroundColor = CGColor(red: 0, green: 0.5, blue: 1, alpha: 1)
+            let image = try window.snapshot()
+            XCTAssertEqual(image.rgb(60, 40), RGB(0, 0.5, 1))
+            log = window.context.validationMessages
+        }
+        XCTAssertEqual(log, [])
+        XCTAssertNotEqual(SDL_GetWindowID(handle), 0, "the game's window is still there")
+
+        let plain = try XCTUnwrap(SDL_CreateWindow("no vulkan", 0, 0, 40, 40, SDL_WINDOW_HIDDEN.rawValue))
+        defer { SDL_DestroyWindow(plain) }
+        XCTAssertThrowsError(try LayerWindow(sdlWindow: plain))
+    }
+}
