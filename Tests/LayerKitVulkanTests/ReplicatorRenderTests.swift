@@ -5,6 +5,34 @@ import XCTest
 
 /// `CAReplicatorLayer`: instances placed, tinted and delayed as worked out by hand.
 final class ReplicatorRenderTests: CARendererTestCase {
+    func testPreservingDepthSortsInstancesByDepthInsteadOfInstanceOrder() throws {
+        // Two instances of a red 24×24 square at (4, 4): the second moved 16 right and 50 back (no
+        // perspective, so only depth changes) and tinted black (red offset −1). They overlap on x 20…28.
+        // Flattened, the later instance is on top there; preserving depth, the nearer (first) one is.
+        func frame(preservingDepth: Bool) throws -> CGImage {
+            let root = makeRoot(width: 64, height: 32)
+            let replicator = CAReplicatorLayer()
+            replicator.frame = root.bounds
+            replicator.instanceCount = 2
+            replicator.instanceTransform = CATransform3DMakeTranslation(16, 0, -50)
+            replicator.instanceRedOffset = -1
+            replicator.preservesDepth = preservingDepth
+            makeLayer(CGRect(x: 4, y: 4, width: 24, height: 24), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: replicator)
+            root.addSublayer(replicator)
+            return try render(root, width: 64, height: 32)
+        }
+        let flat = try frame(preservingDepth: false)
+        assertPixels(flat, "flattened", tolerance: 1, probes: [
+            Probe("first alone", 10, 16, PixelRGBA(255, 0, 0, 255)), Probe("overlap: the second", 24, 16, PixelRGBA(0, 0, 0, 255)),
+            Probe("second alone", 40, 16, PixelRGBA(0, 0, 0, 255)),
+        ])
+        let deep = try frame(preservingDepth: true)
+        assertPixels(deep, "preserving depth", tolerance: 1, probes: [
+            Probe("first alone", 10, 16, PixelRGBA(255, 0, 0, 255)), Probe("overlap: the nearer first", 24, 16, PixelRGBA(255, 0, 0, 255)),
+            Probe("second alone", 40, 16, PixelRGBA(0, 0, 0, 255)),
+        ])
+    }
+
     func testInstancesStepByTheTransformAndTheColourOffsets() throws {
         // Three 10×10 white squares at x = 2, 22, 42: instanceColor (1, 1, 1, 1), red offset −0.5 and alpha
         // offset −0.25 per instance → multipliers (1, 1, 1, 1), (0.5, 1, 1, 0.75), (0, 1, 1, 0.5).

@@ -9,8 +9,9 @@ import Foundation
 /// plus k times the four offsets (each channel clamped to 0…1). A replicator inside a replicator
 /// multiplies. The model holds no copies: only the original sublayers hit-test, as in Core Animation.
 ///
-/// Does NOT (yet): `preservesDepth` (instances are flattened into the replicator's plane like any
-/// sublayer; the property is stored).
+/// With `preservesDepth`, the instances keep their depth: like a `CATransformLayer`, the replicator joins
+/// its sublayers (all instances) to a 3D rendering context, sorted by depth with the rest of it, and
+/// draws no content of its own; otherwise they are flattened into its plane in instance order.
 open class CAReplicatorLayer: CALayer {
     public override init() {
         super.init()
@@ -40,14 +41,11 @@ open class CAReplicatorLayer: CALayer {
         set { setValue(newValue, forKey: "instanceTransform") }
     }
 
-    /// Whether instances keep their depth in the superlayer's 3D context. Default false. Stored; not drawn
-    /// yet (instances are flattened).
+    /// Whether instances keep their depth in a 3D rendering context (sorted by depth) instead of being
+    /// flattened into the replicator's plane in instance order. Default false.
     public var preservesDepth: Bool {
         get { (value(forKey: "preservesDepth") as? Bool) ?? false }
-        set {
-            if newValue { LayerKitDiagnostics.emit(.propertyNotDrawn(layer: diagnosticName, key: "preservesDepth", drawnAs: "flattened instances")) }
-            setValue(newValue, forKey: "preservesDepth")
-        }
+        set { setValue(newValue, forKey: "preservesDepth") }
     }
 
     /// The colour instance 0 is multiplied by. Default opaque white (no change). Animatable.

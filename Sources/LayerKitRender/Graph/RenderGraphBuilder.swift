@@ -294,10 +294,10 @@ package struct RenderGraphBuilder {
         }
         let ownOpacity = min(max(node.opacity, 0), 1)
         guard !node.isHidden, ownOpacity > 0 else { return }
-        if !isolated && !effectsDrawn && !node.backgroundFilters.isEmpty && !node.isTransformLayer && !node.shouldRasterize {
+        if !isolated && !effectsDrawn && !node.backgroundFilters.isEmpty && !node.keepsSublayersIn3D && !node.shouldRasterize {
             prepareBackdrop(of: node, parentSpace: parentSpace, behind: items, context: &context)
         }
-        if node.isTransformLayer {
+        if node.keepsSublayersIn3D {
             context.animations.drewRenderingContext3D = true
             // Reached other than as a sublayer (the root, a mask): no perspective of a superlayer to see
             // the context through, so depth is taken in the parent's space as it is.
@@ -523,7 +523,7 @@ package struct RenderGraphBuilder {
             for child in children {
                 // A transform layer's sublayers are planes of a 3D rendering context seen through this
                 // layer's sublayer transform (RenderGraphBuilder+RenderingContext3D.swift).
-                if child.presented.isTransformLayer {
+                if child.presented.keepsSublayersIn3D {
                     context.animations.drewRenderingContext3D = true
                     visitRenderingContext3D(child.presented, localTime: child.time, parentSpace: sublayerSpace,
                                             depthSpace: Self.sublayerSpaceTransform(of: node), opacity: opacity, clip: ownClip,

@@ -48,6 +48,12 @@ package struct CustomPropertyValues: Sendable {
         return nil
     }
 
+    /// The value of `key` as a Bool; nil when unset or not a Bool.
+    package func bool(_ key: String) -> Bool? {
+        if case .discrete(let d)? = self[key] { return d.value as? Bool }
+        return nil
+    }
+
     /// The value of `key` as a path.
     package func path(_ key: String) -> CGPath? {
         if case .path(let p)? = self[key] { return p }

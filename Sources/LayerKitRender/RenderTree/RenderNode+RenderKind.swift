@@ -12,4 +12,15 @@ extension RenderNode {
     /// Whether the layer is a `CATransformLayer`: it draws nothing and its sublayers join its
     /// superlayer's 3D rendering context instead of being flattened into its plane.
     package var isTransformLayer: Bool { renderKind == .transform }
+
+    /// Whether the layer's sublayers join a 3D rendering context instead of being flattened into its
+    /// plane: a `CATransformLayer`, or a `CAReplicatorLayer` with `preservesDepth` (its instances then
+    /// take their places in depth, as Core Animation draws them). Neither draws content of its own.
+    package var keepsSublayersIn3D: Bool {
+        switch renderKind {
+        case .transform?: true
+        case .replicator?: customProperties.bool("preservesDepth") == true
+        default: false
+        }
+    }
 }

@@ -28,6 +28,8 @@ extension RenderGraphBuilder {
         var parentToContext: CATransform3D
         var opacity: CGFloat
         var contentsFlipped: Bool
+        /// The colour of the replicator instance the member belongs to (1 outside replicators).
+        var colorMultiplier = SIMD4<Float>(repeating: 1)
     }
 
     func visitRenderingContext3D(_ transformLayer: RenderNode, localTime: Double, parentSpace: CATransform3D,
@@ -48,6 +50,9 @@ extension RenderGraphBuilder {
                   contentsFlipped: member.contentsFlipped, context: &context, into: &memberItems)
             context.groupsResolveByDepth = resolvedByDepth
             guard !memberItems.isEmpty else { continue }
+            if member.colorMultiplier != SIMD4(repeating: 1) {
+                for index in memberItems.indices { memberItems[index].instance.color *= member.colorMultiplier }
+            }
             let placement = Self.placement(of: member.node)
             let toClip = PlaneHomography(CATransform3DConcat(CATransform3DConcat(placement, memberParentSpace), pixelToClip))
             let toDepth = CATransform3DConcat(placement, CATransform3DConcat(member.parentToContext, depthSpace))
@@ -91,21 +96,28 @@ extension RenderGraphBuilder {
     /// sublayer space by `toContext`), looking through nested transform layers, back to front by
     /// `zPosition` then sublayer order (the draw order that breaks depth ties).
     private func gatherMembers(of layer: RenderNode, localTime: Double, toContext: CATransform3D, opacity inherited: CGFloat,
-                               contentsFlipped: Bool, context: inout VisitContext, into members: inout [ContextMember]) {
+                               contentsFlipped: Bool, colorMultiplier: SIMD4<Float> = SIMD4(repeating: 1),
+                               context: inout VisitContext, into members: inout [ContextMember]) {
         let opacity = inherited * min(max(layer.opacity, 0), 1)
         guard !layer.isHidden, opacity > 0 else { return }
-        let sublayerToContext = CATransform3DConcat(Self.sublayerSpaceTransform(of: layer), toContext)
         let flipped = contentsFlipped != layer.isGeometryFlipped
         let tree = context.tree
-        var children = layer.sublayers.compactMap { tree[$0] }.map { presented($0, parentTime: localTime, context: &context) }
-        children = Self.backToFront(children)
-        for (child, childTime) in children {
-            if child.isTransformLayer {
-                gatherMembers(of: child, localTime: childTime, toContext: CATransform3DConcat(Self.placement(of: child), sublayerToContext),
-                              opacity: opacity, contentsFlipped: flipped, context: &context, into: &members)
-            } else {
-                members.append(ContextMember(node: child, localTime: childTime, parentToContext: sublayerToContext, opacity: opacity,
-                                             contentsFlipped: flipped))
+        // A depth-preserving replicator's instances are members each, at their transform, time and colour.
+        let replicas = ReplicatorInstances(of: layer)
+        if let replicas { context.replicatedInstances += max(replicas.instances.count - 1, 0) * layer.sublayers.count }
+        for replica in replicas?.instances ?? [.original] {
+            let sublayerToContext = CATransform3DConcat(CATransform3DConcat(replica.transform, Self.sublayerSpaceTransform(of: layer)), toContext)
+            let tint = colorMultiplier * replica.colorMultiplier
+            var children = layer.sublayers.compactMap { tree[$0] }.map { presented($0, parentTime: localTime - replica.delay, context: &context) }
+            children = Self.backToFront(children)
+            for (child, childTime) in children {
+                if child.keepsSublayersIn3D {
+                    gatherMembers(of: child, localTime: childTime, toContext: CATransform3DConcat(Self.placement(of: child), sublayerToContext),
+                                  opacity: opacity, contentsFlipped: flipped, colorMultiplier: tint, context: &context, into: &members)
+                } else {
+                    members.append(ContextMember(node: child, localTime: childTime, parentToContext: sublayerToContext, opacity: opacity,
+                                                 contentsFlipped: flipped, colorMultiplier: tint))
+                }
             }
         }
     }
