@@ -1,4 +1,4 @@
-// Particles: a fire, a field of sparkles, and a signature written on by an emitter that follows a path —
+// Particles: a fire, a field of sparkles, and text ("LK") written on by an emitter that follows a path —
 // each one CAEmitterLayer with a cell. Particles stay where they were born while the emitter moves on.
 // Space switches the fire off and on by animating the emitter's birthRate.
 import Foundation
@@ -8,7 +8,7 @@ import LayerKitScenes
 public final class ParticlesDemo: GalleryDemo {
     public static let name = "particles"
     public static let title = "Particles"
-    public static let summary = "CAEmitterLayer: fire, sparkles, and a line written on by an emitter along a path. Space: fire."
+    public static let summary = "CAEmitterLayer: fire, sparkles, and text written on by an emitter along a path. Space: fire."
 
     private let fire = CAEmitterLayer()
 
@@ -64,8 +64,8 @@ public final class ParticlesDemo: GalleryDemo {
         sparkles.emitterCells = [sparkle]
         root.addSublayer(sparkles)
 
-        // Write-on: an emitter whose position follows a looping signature; each particle stays where the
-        // pen was when it was born, and fades, so the line is written and dries behind the pen.
+        // Write-on: an emitter whose position follows the letters' stroke; each particle stays where the
+        // pen was when it was born, and fades, so the text is written and dries behind the pen.
         let pen = CAEmitterLayer()
         pen.frame = root.bounds
         pen.renderMode = .additive
@@ -79,22 +79,22 @@ public final class ParticlesDemo: GalleryDemo {
         ink.alphaSpeed = -0.4
         ink.contents = ParticlesScene.dot(side: 8)
         pen.emitterCells = [ink]
+        // "LK" in one stroke, as a hand would write it: the L, a joining stroke up to the K's stem, the
+        // stem, and the K's two arms from its middle.
         let signature = CGMutablePath()
-        let base = CGPoint(x: size.width * 0.08, y: size.height * 0.22)
-        signature.move(to: base)
-        signature.addCurve(to: CGPoint(x: base.x + 90, y: base.y - 40), control1: CGPoint(x: base.x + 20, y: base.y - 90),
-                           control2: CGPoint(x: base.x + 70, y: base.y + 30))
-        signature.addCurve(to: CGPoint(x: base.x + 200, y: base.y), control1: CGPoint(x: base.x + 110, y: base.y - 110),
-                           control2: CGPoint(x: base.x + 160, y: base.y + 60))
-        signature.addCurve(to: CGPoint(x: base.x + 320, y: base.y - 30), control1: CGPoint(x: base.x + 240, y: base.y - 60),
-                           control2: CGPoint(x: base.x + 280, y: base.y + 40))
+        let (x, y, h) = (size.width * 0.06, size.height * 0.08, size.height * 0.22)
+        signature.move(to: CGPoint(x: x, y: y))
+        for point in [(x, y + h), (x + h * 0.5, y + h), (x + h * 0.8, y), (x + h * 0.8, y + h), (x + h * 0.8, y + h * 0.5),
+                      (x + h * 1.3, y), (x + h * 0.8, y + h * 0.5), (x + h * 1.3, y + h)] {
+            signature.addLine(to: CGPoint(x: point.0, y: point.1))
+        }
         let write = CAKeyframeAnimation(keyPath: "emitterPosition")
         write.path = signature
         write.calculationMode = .paced
         write.duration = 2.5
         write.repeatCount = .infinity
         pen.add(write, forKey: "write")
-        pen.emitterPosition = base
+        pen.emitterPosition = CGPoint(x: x, y: y)
         root.addSublayer(pen)
     }
 
