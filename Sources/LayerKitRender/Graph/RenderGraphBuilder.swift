@@ -432,8 +432,7 @@ package struct RenderGraphBuilder {
         if let stencilClip { items.append(stencilClipItem(.push, stencilClip)) }
 
         // Contents (during a cross-fade: the old image, then the new one at the fade's opacity).
-        func drawContents(_ image: CGImage, alpha: CGFloat, offset: CGPoint = .zero,
-                          clip ownClipFields: (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>)? = ownClipFields) {
+        func drawContents(_ image: CGImage, alpha: CGFloat) {
             let crop = node.contentsRect
             let imageSize = CGSize(width: CGFloat(image.width) * crop.width / max(node.contentsScale, 1e-6),
                                    height: CGFloat(image.height) * crop.height / max(node.contentsScale, 1e-6))
@@ -446,10 +445,10 @@ package struct RenderGraphBuilder {
                 // Flipped contents are laid out in a space mirrored within the bounds (as Core Animation
                 // renders contents when `contentsAreFlipped()`), so the image stays upright on screen and
                 // the swapped vertical gravities land where they name: mirror the piece and its v range.
-                var rect = piece.rect.offsetBy(dx: offset.x, dy: offset.y)
+                var rect = piece.rect
                 var uv = Self.vector(piece.uv)
                 if contentsFlipped {
-                    rect.origin.y = node.bounds.minY + node.bounds.maxY - piece.rect.maxY + offset.y
+                    rect.origin.y = node.bounds.minY + node.bounds.maxY - piece.rect.maxY
                     uv = SIMD4(uv.x, uv.w, uv.z, uv.y)
                 }
                 items.append(DrawItem(
