@@ -18,6 +18,10 @@ import Logging
 /// the root layer's superlayer space rendered; `scale` pixels per point. With `LK_TRACE=path.json` its
 /// commits and frames are traced (`TraceRecorder`; a frame is recorded at the next `render()`, when the
 /// GPU's results are in, and the file written when the renderer goes away and at exit).
+///
+/// Threads: a renderer is used from one thread at a time (the one that calls `beginFrame`, `render`,
+/// `endFrame`), as Core Animation's is; its Vulkan work is further serialized by its context's
+/// `ExclusiveAccess`. It is Sendable so that it may be handed to the thread that will drive it.
 public final class CARenderer: @unchecked Sendable {
     /// The root of the layer tree to render.
     public var layer: CALayer? {

@@ -32,6 +32,9 @@ import Foundation
 /// The name is a family with optional style words in Pango's syntax: `"DejaVu Sans"`,
 /// `"DejaVu Sans Bold"`, `"DejaVu Serif Italic"`, or a generic family such as `"monospace"`. Sizes are
 /// given when drawing.
+///
+/// Sendable: every stored property is a `let` set in `init` (names resolved once), so threads share a
+/// font without synchronization.
 public final class CGFont: @unchecked Sendable, CustomStringConvertible {
     /// The name the font was asked for.
     public let requestedName: String

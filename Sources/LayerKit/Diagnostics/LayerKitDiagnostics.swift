@@ -8,7 +8,8 @@ public final class LayerKitDiagnostics: @unchecked Sendable {
     /// The process-wide diagnostic sink.
     public static let shared = LayerKitDiagnostics()
 
-    /// An observation; emission stops when it is cancelled or deallocated.
+    /// An observation; emission stops when it is cancelled or deallocated. Sendable: its `id` is
+    /// immutable, the weak `owner` is only read, and `cancel()` goes through the owner's lock.
     public final class Observation: @unchecked Sendable {
         fileprivate let id: Int
         fileprivate weak var owner: LayerKitDiagnostics?

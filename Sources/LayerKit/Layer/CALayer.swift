@@ -267,6 +267,8 @@ extension CALayer {
 }
 
 /// The default values of every built-in property for one layer class, indexed by `LayerPropertyKey`.
+/// Sendable: `values` is immutable once made (the `Any`s are the defaults' value types and immutable
+/// CG objects), and the per-class tables are behind a `Mutex`.
 package final class LayerDefaults: @unchecked Sendable {
     package let values: [Any]
 

@@ -52,7 +52,9 @@ package final class LayerDisplay: @unchecked Sendable {
         var lastDrawn: [String: AnimatableValue] = [:]
     }
 
-    /// An asynchronous drawing's result, waiting for the next commit.
+    /// An asynchronous drawing's result, waiting for the next commit. Sendable: handed from the drawing
+    /// thread to the committing one behind the display lock; the layer is only touched by the committing
+    /// thread, and the image and description are immutable.
     private struct FinishedDrawing: @unchecked Sendable {
         let layer: CALayer
         let generation: Int

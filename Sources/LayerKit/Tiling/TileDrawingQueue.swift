@@ -14,7 +14,8 @@ import Foundation
 /// replacement; no work and no thread while nothing is queued.
 package final class TileDrawingQueue: @unchecked Sendable {
     /// One tile to draw: which layer and tile, the invalidation epoch it was requested in, and the
-    /// drawing itself (run on a worker).
+    /// drawing itself (run on a worker). Sendable: `draw` closes over a copy of the layer made for that
+    /// tile alone (`init(layer:)`), which only the worker running the job touches.
     package struct Job: @unchecked Sendable {
         package var layer: LayerID
         package var key: TileKey

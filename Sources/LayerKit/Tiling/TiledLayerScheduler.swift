@@ -19,6 +19,8 @@ package final class TiledLayerScheduler: @unchecked Sendable {
         weak var layer: CATiledLayer?
     }
 
+    /// A drawn tile waiting for the next commit; moved between threads only behind `lock` (the image is
+    /// immutable, the job's drawing has run).
     private struct Finished: @unchecked Sendable {
         var job: TileDrawingQueue.Job
         var image: CGImage?

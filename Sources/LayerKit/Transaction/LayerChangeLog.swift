@@ -14,6 +14,8 @@ package struct LayerChange {
 /// own `pendingChanges` holds which properties). Output: `drain()`, the changes in the order layers first
 /// changed, clearing every layer's pending set. Cost: O(1) per change, O(changed layers) per drain,
 /// independent of the size of the tree.
+/// Sendable: each log belongs to one thread's transaction (`ThreadTransaction`) and is only touched by
+/// that thread; the type crosses threads only as part of thread-local storage.
 package final class LayerChangeLog: @unchecked Sendable {
     /// The log of the calling thread (`ThreadTransaction`): its changes go out with its own commit.
     package static var current: LayerChangeLog { ThreadTransaction.current.changes }

@@ -7,6 +7,8 @@ import CVulkan
 /// creates the surface from the instance handle (`SDL_Vulkan_CreateSurface`). Output: the surface, its
 /// capabilities, formats and present modes. The surface is destroyed before its instance (it holds the
 /// context). Cost: a window-system round trip per capabilities query.
+/// Sendable: its handles are immutable; queries go to the driver, which allows them from any thread, and
+/// the swapchain using it is made on the render thread only.
 package final class PresentationSurface: @unchecked Sendable {
     let context: VulkanContext
     let handle: VkSurfaceKHR
