@@ -47,11 +47,8 @@ extension LayerWindow {
     ///   new one); `LayerWindowError.frameTimedOut` when no frame finished within `timeout`.
     public func renderFrame(timeout: TimeInterval = 1) throws {
         assertOwnerThread()
-        let time = CACurrentMediaTime()
-        LayerDisplay.redrawAnimatingLayers(at: time)
-        HostViewports.shared.set(HostViewports.Viewport(rect: rootLayer.frame, scale: rootLayer.contentsScale), root: rootLayer, for: self)
-        CATransaction.flush()
-        rootLayer.isShownRoot = true
+        prepareCommit(at: CACurrentMediaTime())
+        commitTree()
         var drawn = server.drawFrameAndWait(timeout: timeout)
         let losses = deviceLossesRecovered
         try checkRenderError()
@@ -82,17 +79,27 @@ extension LayerWindow {
         dispatchPendingEvents()
         try checkRenderError()
         onFrame?(time)
-        // Layers whose drawn properties animate are redrawn with this frame's presentation values.
-        LayerDisplay.redrawAnimatingLayers(at: time)
-        // What the window shows, for tiled layers' visibility: the root's frame at the window's scale.
-        HostViewports.shared.set(HostViewports.Viewport(rect: rootLayer.frame, scale: rootLayer.contentsScale), root: rootLayer, for: self)
+        prepareCommit(at: time)
         if commitsOncePerFrame && server.hasUntakenCommits {
             // The render thread has not taken the last commit: this tick's changes wait for the next
             // commit, and only the callbacks it posted are delivered now.
             AnimationCallbacks.shared.deliverPending()
         } else {
-            CATransaction.flush()
-            rootLayer.isShownRoot = true
+            commitTree()
         }
+    }
+
+    /// What precedes each commit of a frame: layers whose drawn properties animate are redrawn with the
+    /// frame's presentation values, and what the window shows is published for tiled layers' visibility
+    /// (the root's frame at the window's scale).
+    private func prepareCommit(at time: CFTimeInterval) {
+        LayerDisplay.redrawAnimatingLayers(at: time)
+        HostViewports.shared.set(HostViewports.Viewport(rect: rootLayer.frame, scale: rootLayer.contentsScale), root: rootLayer, for: self)
+    }
+
+    /// Commits the implicit transaction; from then on the tree is shown (layers joining it fade in).
+    func commitTree() {
+        CATransaction.flush()
+        rootLayer.isShownRoot = true
     }
 }

@@ -18,8 +18,7 @@ extension LayerWindow {
     ///   minimized) or the swapchain's images cannot be copied; the render thread's error when it failed.
     public func snapshot(timeout: TimeInterval = 5) throws -> CGImage {
         assertOwnerThread()
-        CATransaction.flush()
-        rootLayer.isShownRoot = true
+        commitTree()
         var image: CGImage?
         var captured = 0, recoveries = 0
         // Two captures (the second frame starts after this call), again after a device loss recovered.

@@ -167,9 +167,12 @@ public final class LayerWindow {
         return Rendering(context: context, executor: executor, server: server)
     }
 
-    /// Stops rendering at process exit before the window goes (`OpenWindows`).
-    private func registerForExit() {
-        guard let rendering else { return }
+    /// Makes `rendering` the window's and starts its render thread (its swapchain suspended while the
+    /// window is minimized), and has process exit stop it before the window goes (`OpenWindows`).
+    private func start(_ rendering: Rendering) {
+        self.rendering = rendering
+        if isMinimized { rendering.executor.setSuspended(true) }
+        rendering.server.start()
         OpenWindows.shared.register(self) { [weak server = rendering.server, weak executor = rendering.executor] in
             server?.stop()
             executor?.waitUntilIdle()
@@ -189,11 +192,8 @@ public final class LayerWindow {
         rendering = nil
         let rendering = try Self.makeRendering(setup, window: window.handle, root: rootLayer, points: size, pixels: drawableSize,
                                                scale: contentsScale, debugOptions: debugOptions, errors: renderErrors, logger: logger)
-        self.rendering = rendering
         rendering.server.setClearColor(clearColor.premultipliedRGBA)
-        if isMinimized { rendering.executor.setSuspended(true) }
-        rendering.server.start()
-        registerForExit()
+        start(rendering)
         deviceLossesRecovered += 1
     }
 
@@ -309,13 +309,8 @@ public final class LayerWindow {
                                environment: options.environment)
         let rendering = try Self.makeRendering(setup, window: handle, root: root, points: points, pixels: pixels, scale: scale,
                                                debugOptions: debugOptions, errors: renderErrors, logger: logger)
-        self.rendering = rendering
-        if pixels.width == 0 || pixels.height == 0 {
-            isMinimized = true
-            rendering.executor.setSuspended(true)
-        }
-        rendering.server.start()
-        registerForExit()
+        isMinimized = pixels.width == 0 || pixels.height == 0
+        start(rendering)
         let context = rendering.context
         logger.debug("window open", metadata: [
             "size": "\(points.width)x\(points.height) pt, \(pixels.width)x\(pixels.height) px", "fps": "\(framesPerSecond)",

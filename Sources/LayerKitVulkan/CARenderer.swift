@@ -198,15 +198,21 @@ public final class CARenderer: @unchecked Sendable {
         let newContext = vulkanTarget.map { $0.device == target.device && $0.instance == target.instance } == true
             ? context : VulkanContext(borrowing: target)
         let newRenderer = try HeadlessRenderer(context: newContext, appTarget: target)
-        lastGraph = nil
-        renderer = newRenderer
-        context = newContext
         vulkanTarget = target
         pixelWidth = target.width
         pixelHeight = target.height
         bounds = CGRect(x: 0, y: 0, width: CGFloat(target.width) / scale, height: CGFloat(target.height) / scale)
         producer.builder.targetWidth = target.width
         producer.builder.targetHeight = target.height
+        adopt(newRenderer, on: newContext)
+    }
+
+    /// Draws with `newRenderer` on `newContext` from the next frame on: the last frame's graph and GPU
+    /// results belong to the old backend, and the producer forgets what the old device held.
+    private func adopt(_ newRenderer: HeadlessRenderer, on newContext: VulkanContext) {
+        lastGraph = nil
+        renderer = newRenderer
+        context = newContext
         producer.deviceReplaced(capabilities: renderer.capabilities)
         awaitingGPUResults = false
     }
@@ -314,16 +320,11 @@ public final class CARenderer: @unchecked Sendable {
         guard vulkanTarget == nil else { return false }
         do {
             let newContext = try VulkanContext(applicationName: "LayerKit CARenderer")
-            let newRenderer = try HeadlessRenderer(context: newContext, width: pixelWidth, height: pixelHeight)
-            lastGraph = nil
-            renderer = newRenderer
-            context = newContext
+            adopt(try HeadlessRenderer(context: newContext, width: pixelWidth, height: pixelHeight), on: newContext)
         } catch {
             context.logger.error("CARenderer: no new device after a device loss: \(error)")
             return false
         }
-        producer.deviceReplaced(capabilities: renderer.capabilities)
-        awaitingGPUResults = false
         deviceLossesRecovered += 1
         return true
     }

@@ -5,7 +5,7 @@ import LayerKitTestSupport
 import XCTest
 
 /// An executor that draws nothing and signals each frame it is handed.
-private final class SignallingExecutor: RenderGraphExecutor, @unchecked Sendable {
+private final class SignallingExecutor: RenderGraphExecutor, Sendable {
     let executed = DispatchSemaphore(value: 0)
 
     func execute(_ graph: RenderGraph) throws {

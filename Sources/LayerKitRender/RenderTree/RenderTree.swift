@@ -29,15 +29,15 @@ package struct RenderTree: Sendable {
 
     /// Applies a commit packet.
     package mutating func apply(_ packet: CommitPacket) {
-        // A transition arriving with this packet animates from what its layer drew until now: the
-        // snapshot is taken before any of the packet's changes land.
+        // Animations the packet adds are found before any of its changes land: a transition among them
+        // animates from what its layer drew until now, so its snapshot is taken first.
         var snapshots: [LayerID: TransitionSnapshot] = [:]
         for change in packet.changes {
             for case (.animations, .animations(let records)) in change.values {
                 let known = Set(nodes[change.layer]?.animations.map(\.id) ?? [])
-                if records.contains(where: { !known.contains($0.id) && $0.isTransition }) {
-                    snapshots[change.layer] = transitionSnapshot(of: change.layer)
-                }
+                let added = records.filter { !known.contains($0.id) }
+                for record in added { newAnimations.insert(record.id) }
+                if added.contains(where: \.isTransition) { snapshots[change.layer] = transitionSnapshot(of: change.layer) }
             }
         }
         for change in packet.changes {
@@ -50,10 +50,6 @@ package struct RenderTree: Sendable {
                 nodes[change.layer] = node
             }
             dirtyLayers.insert(change.layer)
-            for case (.animations, .animations(let records)) in change.values {
-                let known = Set(node.animations.map(\.id))
-                for record in records where !known.contains(record.id) { newAnimations.insert(record.id) }
-            }
             for (key, value) in change.values {
                 if key == .sublayers || key == .mask { structureEdits.insert(change.layer) }
                 node.apply(key, value)
