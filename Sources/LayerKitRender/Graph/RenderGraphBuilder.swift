@@ -38,6 +38,8 @@ package struct RenderGraphBuilder {
     package var shapeRasterizer = ShapeRasterizer()
     /// When tiled layers' tiles first appeared, for their fade-in (render thread only).
     package var tileFades = TileFades()
+    /// Emitters' particle records, kept across frames (render thread only).
+    package var particleCache = EmitterParticleCache()
     /// Which `shouldRasterize` bitmaps the backend holds, across frames (render thread only).
     package var rasterizationCache = RasterizationCache()
     /// Whether offscreen surfaces that need no ordering between them share targets (`SurfacePacker`).
@@ -124,6 +126,7 @@ package struct RenderGraphBuilder {
         var counts = (replicated: 0, particles: 0)
         if let rootNode = tree[root] {
             tileFades.beginFrame()
+            particleCache.beginFrame()
             var context = VisitContext(tree: tree, animations: animations, time: time)
             context.generation = generation
             context.groupsResolveByDepth = resolvesGroupsByDepth
@@ -485,7 +488,7 @@ package struct RenderGraphBuilder {
 
         // An emitter's particles, over the contents and under the sublayers (`EmitterParticles`).
         if node.renderKind == .emitter, case let simulationStart = StageClock.threadCPUNow(),
-           let emitter = EmitterParticles(of: node, committed: context.tree[node.id], at: localTime) {
+           let emitter = EmitterParticles(of: node, committed: context.tree[node.id], at: localTime, cache: particleCache) {
             context.animations.particleNanoseconds &+= StageClock.threadCPUNow() &- simulationStart
             if emitter.isActive { context.animations.emitting = true }
             context.particlesDrawn += emitter.count
