@@ -188,4 +188,100 @@ final class EmitterRenderTests: CARendererTestCase {
                                      "additive \(additive): \(PixelRGBA(image, 20, 20))")
         }
     }
+
+    /// An emitter inside a 96×64 container whose `sublayerTransform` has perspective m34 = −1/100 (the eye
+    /// 100 pt in front, looking at the container's centre (48, 32)).
+    func perspectiveScene(_ cell: CAEmitterCell, at position: CGPoint, z: CGFloat,
+                          configure: (CAEmitterLayer) -> Void) -> (CALayer, CFTimeInterval) {
+        let root = makeRoot(width: 96, height: 64)
+        let container = CALayer()
+        container.frame = root.bounds
+        var perspective = CATransform3DIdentity
+        perspective.m34 = -1.0 / 100
+        container.sublayerTransform = perspective
+        root.addSublayer(container)
+        let emitter = CAEmitterLayer()
+        emitter.frame = container.bounds
+        emitter.emitterPosition = position
+        emitter.emitterZPosition = z
+        configure(emitter)
+        let start: CFTimeInterval = 1000
+        emitter.beginTime = start
+        container.addSublayer(emitter)
+        emitter.emitterCells = [cell]
+        return (root, start)
+    }
+
+    func testADepthPreservingEmitterDrawsParticlesAtTheirDepthInPerspective() throws {
+        // One still 4×4 particle at (68, 32, z 50), 20 pt right of the centre. Flattened, it lies in the
+        // emitter's plane: at (68, 32), 4 pt wide. Keeping its depth, w = 1 − 50/100 = 0.5 through the
+        // perspective: 20 / 0.5 = 40 pt right of the centre, at (88, 32), and 8 pt wide.
+        let cell = CAEmitterCell()
+        cell.birthRate = 0.5
+        cell.lifetime = 10
+        cell.contents = white(4)
+        for preservesDepth in [false, true] {
+            let (root, start) = perspectiveScene(cell, at: CGPoint(x: 68, y: 32), z: 50) { $0.preservesDepth = preservesDepth }
+            let renderer = try makeRenderer(width: 96, height: 64)
+            renderer.layer = root
+            let image = try renderFrame(renderer, atTime: start + 1)
+            if preservesDepth {
+                assertPixels(image, "at depth", tolerance: 1, probes: [
+                    Probe("centre", 88, 32, .white), Probe("3 pt up-left: inside 8 pt", 85, 29, .white),
+                    Probe("3 pt down-right", 90, 34, .white), Probe("5 pt left: outside", 83, 32, .clear),
+                    Probe("where flat would be", 68, 32, .clear),
+                ])
+            } else {
+                assertPixels(image, "flattened", tolerance: 1, probes: [
+                    Probe("centre", 68, 32, .white), Probe("3 pt left: outside 4 pt", 65, 32, .clear),
+                    Probe("where depth would be", 88, 32, .clear),
+                ])
+            }
+        }
+    }
+
+    func testLatitudeAndZAccelerationMoveParticlesOutOfThePlane() throws {
+        // Velocity 40 at latitude π/3 along +x: 20 pt/s in the plane and 34.6 pt/s towards the viewer;
+        // zAcceleration does not move a flattened particle in the plane. At age 1 (born at 0, next at 2 s):
+        // x = 20 + 20 = 40.
+        let cell = CAEmitterCell()
+        cell.birthRate = 0.5
+        cell.lifetime = 10
+        cell.velocity = 40
+        cell.emissionLatitude = .pi / 3
+        cell.zAcceleration = 500
+        cell.contents = white(4)
+        let (root, start) = scene(cell, at: CGPoint(x: 20, y: 20))
+        let renderer = try makeRenderer(width: 96, height: 64)
+        renderer.layer = root
+        let image = try renderFrame(renderer, atTime: start + 1)
+        assertPixels(image, "in the plane", tolerance: 1, probes: [
+            Probe("20 pt along x", 40, 20, .white), Probe("where the full speed would put it", 60, 20, .clear),
+            Probe("the birth point", 20, 20, .clear),
+        ])
+    }
+
+    func testBackToFrontDrawsTheNearestParticleLast() throws {
+        // Particles born at 0, 1 and 2 s at one point, moving only towards the viewer (latitude π/2) at
+        // 10 pt/s, so the oldest is nearest. Green turning red by 0.5 a second: at 2.5 s ages 2.5, 1.5 and
+        // 0.5 are red (1, 0, 0), (0.75, 0.25, 0) and (0.25, 0.75, 0). Flattened, they cover one another:
+        // oldest first shows the newest on top; back to front the nearest, the oldest.
+        let cell = CAEmitterCell()
+        cell.birthRate = 1
+        cell.lifetime = 10
+        cell.velocity = 10
+        cell.emissionLatitude = .pi / 2
+        cell.color = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
+        cell.redSpeed = 0.5
+        cell.greenSpeed = -0.5
+        cell.contents = white(4)
+        for mode in [CAEmitterLayerRenderMode.oldestFirst, .backToFront] {
+            let (root, start) = scene(cell, at: CGPoint(x: 30, y: 30)) { $0.renderMode = mode }
+            let renderer = try makeRenderer(width: 96, height: 64)
+            renderer.layer = root
+            let image = try renderFrame(renderer, atTime: start + 2.5)
+            let expected = mode == .backToFront ? PixelRGBA(premultiplied: 1, 0, 0, 1) : PixelRGBA(premultiplied: 0.25, 0.75, 0, 1)
+            XCTAssertLessThanOrEqual(PixelRGBA(image, 30, 30).difference(to: expected), 1, "\(mode.rawValue): \(PixelRGBA(image, 30, 30))")
+        }
+    }
 }

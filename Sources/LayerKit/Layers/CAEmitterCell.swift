@@ -10,8 +10,9 @@ import Foundation
 /// from where it is. Cells are named so key paths reach them: `emitterCells.NAME.KEY` on the emitter layer
 /// (`setValue(_:forKeyPath:)`, and animations of that key path) sets the named cell's numeric properties
 /// and `color`; a name is looked for in sub-cells too.
-/// Does NOT (yet): `emissionLatitude`, `zAcceleration`, the cell's own media timing (`beginTime`,
-/// `duration`, `speed`, …).
+/// Particles move in 3D: `emissionLatitude` lifts the direction out of the xy plane and `zAcceleration`
+/// accelerates along z; the emitter layer flattens them into its plane unless it `preservesDepth`.
+/// Does NOT (yet): the cell's own media timing (`beginTime`, `duration`, `speed`, …).
 open class CAEmitterCell {
     public init() {}
 
@@ -30,9 +31,13 @@ open class CAEmitterCell {
     /// Acceleration in points per second squared. Default 0.
     public var xAcceleration: CGFloat = 0
     public var yAcceleration: CGFloat = 0
+    /// Acceleration along z (towards the viewer), in points per second squared. Default 0.
+    public var zAcceleration: CGFloat = 0
     /// Direction of emission in the xy plane (0 is +x; y grows down, so −π/2 is up), and the spread about it.
     public var emissionLongitude: CGFloat = 0
     public var emissionRange: CGFloat = 0
+    /// Elevation of the direction of emission out of the xy plane, towards +z (the viewer). Default 0.
+    public var emissionLatitude: CGFloat = 0
     /// Rotation in radians per second, and its spread. Default 0.
     public var spin: CGFloat = 0
     public var spinRange: CGFloat = 0
@@ -68,7 +73,9 @@ open class CAEmitterCell {
             cell.velocityRange = CGFloat(value.velocityRange)
             cell.xAcceleration = CGFloat(value.acceleration.x)
             cell.yAcceleration = CGFloat(value.acceleration.y)
+            cell.zAcceleration = CGFloat(value.acceleration.z)
             cell.emissionLongitude = CGFloat(value.emissionLongitude)
+            cell.emissionLatitude = CGFloat(value.emissionLatitude)
             cell.emissionRange = CGFloat(value.emissionRange)
             cell.spin = CGFloat(value.spin)
             cell.spinRange = CGFloat(value.spinRange)
@@ -92,8 +99,8 @@ package struct EmitterCellValue: Sendable, Equatable {
     package var isEnabled: Bool
     package var birthRate: Double, lifetime: Double, lifetimeRange: Double
     package var velocity: Double, velocityRange: Double
-    package var acceleration: SIMD2<Double>
-    package var emissionLongitude: Double, emissionRange: Double
+    package var acceleration: SIMD3<Double>
+    package var emissionLongitude: Double, emissionRange: Double, emissionLatitude: Double
     package var spin: Double, spinRange: Double
     package var scale: Double, scaleRange: Double, scaleSpeed: Double
     /// Straight RGBA, its spreads and its speeds.
@@ -116,8 +123,9 @@ package struct EmitterCellValue: Sendable, Equatable {
         lifetimeRange = finite(Double(cell.lifetimeRange))
         velocity = finite(Double(cell.velocity))
         velocityRange = finite(Double(cell.velocityRange))
-        acceleration = SIMD2(finite(Double(cell.xAcceleration)), finite(Double(cell.yAcceleration)))
+        acceleration = SIMD3(finite(Double(cell.xAcceleration)), finite(Double(cell.yAcceleration)), finite(Double(cell.zAcceleration)))
         emissionLongitude = finite(Double(cell.emissionLongitude))
+        emissionLatitude = finite(Double(cell.emissionLatitude))
         emissionRange = finite(Double(cell.emissionRange))
         spin = finite(Double(cell.spin))
         spinRange = finite(Double(cell.spinRange))
@@ -140,7 +148,7 @@ package struct EmitterCellValue: Sendable, Equatable {
         lhs.name == rhs.name && lhs.subcells == rhs.subcells && lhs.isEnabled == rhs.isEnabled && lhs.birthRate == rhs.birthRate && lhs.lifetime == rhs.lifetime
             && lhs.lifetimeRange == rhs.lifetimeRange && lhs.velocity == rhs.velocity && lhs.velocityRange == rhs.velocityRange
             && lhs.acceleration == rhs.acceleration && lhs.emissionLongitude == rhs.emissionLongitude
-            && lhs.emissionRange == rhs.emissionRange && lhs.spin == rhs.spin && lhs.spinRange == rhs.spinRange
+            && lhs.emissionRange == rhs.emissionRange && lhs.emissionLatitude == rhs.emissionLatitude && lhs.spin == rhs.spin && lhs.spinRange == rhs.spinRange
             && lhs.scale == rhs.scale && lhs.scaleRange == rhs.scaleRange && lhs.scaleSpeed == rhs.scaleSpeed
             && lhs.color == rhs.color && lhs.colorRange == rhs.colorRange && lhs.colorSpeed == rhs.colorSpeed
             && lhs.contents === rhs.contents && lhs.contentsRect == rhs.contentsRect
@@ -190,8 +198,8 @@ extension EmitterCellValue {
     private static let scalarKeys: [String: WritableKeyPath<EmitterCellValue, Double> & Sendable] = [
         "birthRate": \.birthRate, "lifetime": \.lifetime, "lifetimeRange": \.lifetimeRange,
         "velocity": \.velocity, "velocityRange": \.velocityRange,
-        "xAcceleration": \.acceleration.x, "yAcceleration": \.acceleration.y,
-        "emissionLongitude": \.emissionLongitude, "emissionRange": \.emissionRange,
+        "xAcceleration": \.acceleration.x, "yAcceleration": \.acceleration.y, "zAcceleration": \.acceleration.z,
+        "emissionLongitude": \.emissionLongitude, "emissionRange": \.emissionRange, "emissionLatitude": \.emissionLatitude,
         "spin": \.spin, "spinRange": \.spinRange, "scale": \.scale, "scaleRange": \.scaleRange, "scaleSpeed": \.scaleSpeed,
         "redRange": \.colorRange.x, "greenRange": \.colorRange.y, "blueRange": \.colorRange.z, "alphaRange": \.colorRange.w,
         "redSpeed": \.colorSpeed.x, "greenSpeed": \.colorSpeed.y, "blueSpeed": \.colorSpeed.z, "alphaSpeed": \.colorSpeed.w,

@@ -8,15 +8,20 @@ import Foundation
 /// frame is the same for the same `seed` and time, whatever frames came before. Each particle's spreads
 /// (the cells' ranges) are drawn from a hash of the seed, the cell and the particle's number. Particles
 /// draw over the layer's background and contents and under its sublayers, in the layer's space,
-/// `renderMode` deciding the order (`oldestFirst`, `oldestLast`, `backToFront` as oldest first) and
-/// whether they add up (`additive`). As in Core Animation, an emitter whose local time is far from 0
+/// `renderMode` deciding the order (`oldestFirst`, `oldestLast`, `backToFront` by their z, the
+/// farthest first) and whether they add up (`additive`). As in Core Animation, an emitter whose local time is far from 0
 /// shows its steady state at once; set `beginTime = CACurrentMediaTime()` to start it empty now.
-/// Emitter shapes: `point`; `line` (along x, `emitterSize.width` long); `rectangle` and `cuboid`
-/// (`emitterSize`); `circle` and `sphere` (radius `emitterSize.width / 2`). Modes: `points` and `volume`
-/// and `surface` emit from anywhere inside the shape, `outline` from its edge.
+/// Emitter shapes, centred on (`emitterPosition`, `emitterZPosition`): `point`; `line` (along x,
+/// `emitterSize.width` long); `rectangle` (`emitterSize`, flat); `cuboid` (`emitterSize` by
+/// `emitterDepth`); `circle` (flat) and `sphere` (radius `emitterSize.width / 2`). Modes: `points`,
+/// `volume` and `surface` emit from anywhere inside the shape, `outline` from its edge (a sphere's
+/// surface; a cuboid's sides, at any depth).
+/// Particles move in 3D (`CAEmitterCell.emissionLatitude`, `zAcceleration`). The layer flattens them into
+/// its plane, as any layer flattens its sublayers, unless it `preservesDepth`: then each is drawn at its
+/// z through the superlayer's perspective. Depth-preserving particles are not split against other
+/// layers of a 3D rendering context: they draw where the emitter layer draws, sorted among themselves.
 /// Cells of cells are sub-emitters (`CAEmitterCell.emitterCells`); key paths into named cells
 /// (`emitterCells.NAME.birthRate`) set and animate them.
-/// Does NOT (yet): `emitterZPosition`, `emitterDepth` and `preservesDepth` (stored; particles are flat).
 open class CAEmitterLayer: CALayer {
     public override init() {
         super.init()
@@ -76,21 +81,15 @@ open class CAEmitterLayer: CALayer {
         get { (value(forKey: "emitterSize") as? CGSize) ?? .zero }
         set { setValue(newValue, forKey: "emitterSize") }
     }
-    /// Stored; particles are flat for now (a nonzero value says so in a `propertyNotDrawn` diagnostic).
+    /// The z of the shape's centre, in the layer's space (towards the viewer). Default 0. Animatable.
     public var emitterZPosition: CGFloat {
         get { CGFloat(scalarValue(value(forKey: "emitterZPosition") as Any) ?? 0) }
-        set {
-            if newValue != 0 { LayerKitDiagnostics.emit(.propertyNotDrawn(layer: diagnosticName, key: "emitterZPosition", drawnAs: "0")) }
-            setValue(newValue, forKey: "emitterZPosition")
-        }
+        set { setValue(newValue, forKey: "emitterZPosition") }
     }
-    /// Stored; particles are flat for now (a nonzero value says so in a `propertyNotDrawn` diagnostic).
+    /// The depth of a `cuboid` shape, along z. Default 0. Animatable.
     public var emitterDepth: CGFloat {
         get { CGFloat(scalarValue(value(forKey: "emitterDepth") as Any) ?? 0) }
-        set {
-            if newValue != 0 { LayerKitDiagnostics.emit(.propertyNotDrawn(layer: diagnosticName, key: "emitterDepth", drawnAs: "0")) }
-            setValue(newValue, forKey: "emitterDepth")
-        }
+        set { setValue(newValue, forKey: "emitterDepth") }
     }
     public var emitterShape: CAEmitterLayerEmitterShape {
         get { (value(forKey: "emitterShape") as? CAEmitterLayerEmitterShape) ?? .point }
@@ -104,13 +103,11 @@ open class CAEmitterLayer: CALayer {
         get { (value(forKey: "renderMode") as? CAEmitterLayerRenderMode) ?? .unordered }
         set { setValue(newValue, forKey: "renderMode") }
     }
-    /// Stored; particles are flat for now.
+    /// Whether particles keep their z: drawn at their depth through the superlayer's perspective
+    /// (`sublayerTransform.m34`) instead of flattened into the layer's plane. Default false.
     public var preservesDepth: Bool {
         get { (value(forKey: "preservesDepth") as? Bool) ?? false }
-        set {
-            if newValue { LayerKitDiagnostics.emit(.propertyNotDrawn(layer: diagnosticName, key: "preservesDepth", drawnAs: "flat particles")) }
-            setValue(newValue, forKey: "preservesDepth")
-        }
+        set { setValue(newValue, forKey: "preservesDepth") }
     }
     /// The seed of the particles' spreads. Default 0.
     public var seed: UInt32 {

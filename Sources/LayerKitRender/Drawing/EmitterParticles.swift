@@ -27,9 +27,11 @@ import LayerKit
 /// are reserved for its parent's longest life). At most `maximumParticles` per emitter are worked out
 /// (the oldest are left out beyond).
 package struct EmitterParticles {
-    /// One drawn particle, in the layer's space (40 bytes).
+    /// One drawn particle, in the layer's space (44 bytes).
     package struct Particle {
         package var center: SIMD2<Float>
+        /// Its z in the layer's space (drawn only when the layer preserves depth; `backToFront` orders by it).
+        package var z: Float
         /// The particle's turn, in radians.
         package var angle: Float
         /// Half its size in the layer's points (its image's size, cropped, times its scale).
@@ -53,6 +55,11 @@ package struct EmitterParticles {
     package var groups: [Group] = []
     /// Whether particles blend additively (`renderMode` additive).
     package var additive = false
+    /// Whether particles are drawn at their z (`preservesDepth`) rather than flattened into the layer.
+    package var preservesDepth = false
+    /// The order particles are drawn in across groups (group, index), farthest first, when `renderMode`
+    /// is `backToFront` and their z differ; nil: group by group, each in its own order.
+    package var depthOrder: [(group: Int, index: Int)]?
     /// Whether a later frame may differ: particles live, or a cell still emits.
     package var isActive = false
     /// Particles drawn, over all groups.
@@ -62,6 +69,8 @@ package struct EmitterParticles {
     fileprivate struct Emission {
         var birth = 1.0, life = 1.0, velocity = 1.0, scale = 1.0, spin = 1.0
         var position = SIMD2<Double>.zero, extent = SIMD2<Double>.zero
+        /// `emitterZPosition` and `emitterDepth`.
+        var zPosition = 0.0, depth = 0.0
         var shape = Shape.point
         var outline = false
         var seed: UInt64 = 0
@@ -77,13 +86,15 @@ package struct EmitterParticles {
 
     /// `emitterShape`, parsed once (a string compared per particle would cost more than the particle).
     fileprivate enum Shape: Sendable {
-        case point, line, rectangle, circle
+        case point, line, rectangle, cuboid, circle, sphere
 
         init(_ name: String?) {
             switch name {
             case "line": self = .line
-            case "rectangle", "cuboid": self = .rectangle
-            case "circle", "sphere": self = .circle
+            case "rectangle": self = .rectangle
+            case "cuboid": self = .cuboid
+            case "circle": self = .circle
+            case "sphere": self = .sphere
             default: self = .point
             }
         }
@@ -97,8 +108,8 @@ package struct EmitterParticles {
         /// The longest its particles and their descendants live after it emits them.
         var longest: Double
         var velocity: Double, velocityRange: Double
-        var acceleration: SIMD2<Double>
-        var emissionLongitude: Double, emissionRange: Double
+        var acceleration: SIMD3<Double>
+        var emissionLongitude: Double, emissionRange: Double, emissionLatitude: Double
         var spin: Double, spinRange: Double
         var scale: Double, scaleRange: Double, scaleSpeed: Double
         var color: SIMD4<Double>, colorRange: SIMD4<Double>, colorSpeed: SIMD4<Double>
@@ -113,14 +124,14 @@ package struct EmitterParticles {
     /// Where a cell's particles are born: the emitter's shape, or a parent particle's path.
     fileprivate enum Source {
         case emitter
-        case particle(origin: SIMD2<Double>, velocity: SIMD2<Double>, acceleration: SIMD2<Double>, born: Double)
+        case particle(origin: SIMD3<Double>, velocity: SIMD3<Double>, acceleration: SIMD3<Double>, born: Double)
     }
 
     /// What a particle keeps from frame to frame: everything its spreads decide, so a later frame only
     /// moves it along its path (the values are those the closed form works out, bit for bit).
     struct Record: Sendable {
-        var origin: SIMD2<Double>
-        var velocity: SIMD2<Double>
+        var origin: SIMD3<Double>
+        var velocity: SIMD3<Double>
         var life: Double
         /// (spin + spinRange·u) × the layer's spin.
         var spinRate: Double
@@ -283,7 +294,8 @@ package struct EmitterParticles {
             extent = emission.extent
             shape = emission.shape
             outline = emission.outline
-            multipliers = SIMD8(emission.birth, emission.life, emission.velocity, emission.scale, emission.spin, 0, 0, 0)
+            multipliers = SIMD8(emission.birth, emission.life, emission.velocity, emission.scale, emission.spin, emission.zPosition,
+                                emission.depth, 0)
         }
     }
 
@@ -304,6 +316,9 @@ package struct EmitterParticles {
         emission.spin = number("spin", 1)
         if case .point(let p)? = properties["emitterPosition"], p.x.isFinite, p.y.isFinite { emission.position = SIMD2(p.x, p.y) }
         if case .size(let s)? = properties["emitterSize"], s.width.isFinite, s.height.isFinite { emission.extent = SIMD2(s.width, s.height) }
+        emission.zPosition = number("emitterZPosition", 0)
+        emission.depth = number("emitterDepth", 0)
+        preservesDepth = properties.bool("preservesDepth") == true
         emission.shape = Shape(properties.string("emitterShape"))
         emission.outline = properties.string("emitterMode") == "outline"
         let render = properties.string("renderMode") ?? "unordered"
@@ -337,6 +352,7 @@ package struct EmitterParticles {
         }
         isActive = emission.emitted
         if keepsRecords { cache?.store(records, key: key, for: node.id) }
+        if render == "backToFront" { depthOrder = Self.backToFront(groups) }
         // Born in order within a group: oldest first. Oldest last draws the newest underneath.
         if render == "oldestLast" {
             groups.reverse()
@@ -395,7 +411,7 @@ package struct EmitterParticles {
                 rate: cell.birthRate * emission.birth, lifetime: cell.lifetime, lifetimeRange: cell.lifetimeRange,
                 longest: Self.longestLife(of: cell, multiplier: emission.life),
                 velocity: cell.velocity, velocityRange: cell.velocityRange, acceleration: cell.acceleration,
-                emissionLongitude: cell.emissionLongitude, emissionRange: cell.emissionRange,
+                emissionLongitude: cell.emissionLongitude, emissionRange: cell.emissionRange, emissionLatitude: cell.emissionLatitude,
                 spin: cell.spin, spinRange: cell.spinRange, scale: cell.scale, scaleRange: cell.scaleRange, scaleSpeed: cell.scaleSpeed,
                 color: cell.color, colorRange: cell.colorRange, colorSpeed: cell.colorSpeed,
                 group: group, imageSize: imageSize, children: 0..<0))
@@ -462,10 +478,12 @@ package struct EmitterParticles {
             color = simd_clamp01(color)
             guard scale > 0, color.w > 0 else { return }
             let position = record.origin + record.velocity * age + cell.pointee.acceleration * (0.5 * age * age)
+            guard position.z.isFinite else { return }
             let half = cell.pointee.imageSize * (scale / 2)
             guard position.x.isFinite, position.y.isFinite, half.x.isFinite, half.y.isFinite else { return }
             groups[group].particles.append(Particle(
-                center: SIMD2<Float>(position), angle: Float(record.spinRate * age), halfSize: SIMD2<Float>(half),
+                center: SIMD2<Float>(Float(position.x), Float(position.y)), z: Float(position.z), angle: Float(record.spinRate * age),
+                halfSize: SIMD2<Float>(half),
                 color: SIMD4<Float>(SIMD4(color.x * color.w, color.y * color.w, color.z * color.w, color.w))))
         }
 
@@ -502,7 +520,7 @@ package struct EmitterParticles {
         let spreads = ParticleSpreads(seed: emission.seed, lineage: lineage, particle: UInt64(k))
         let birth = window.lowerBound + Double(k) / cell.rate
         let life = max(0, cell.lifetime + cell.lifetimeRange * spreads.value(0, if: cell.lifetimeRange)) * emission.life
-        let origin: SIMD2<Double>
+        let origin: SIMD3<Double>
         switch source {
         case .emitter:
             origin = birthPoint(emission, center: emission.history?.position(at: birth) ?? emission.position, spreads)
@@ -516,7 +534,11 @@ package struct EmitterParticles {
         if cell.colorRange != .zero {
             colorSpread = cell.colorRange * SIMD4(spreads.value(7), spreads.value(8), spreads.value(9), spreads.value(10))
         }
-        return Record(origin: origin, velocity: unitVector(at: direction) * speed, life: life,
+        // Latitude lifts the direction out of the xy plane (exactly flat at 0).
+        let flat = unitVector(at: direction)
+        let velocity = cell.emissionLatitude == 0 ? SIMD3(flat * speed, 0)
+            : { let lifted = unitVector(at: cell.emissionLatitude); return SIMD3(flat * (speed * lifted.x), speed * lifted.y) }()
+        return Record(origin: origin, velocity: velocity, life: life,
                       spinRate: (cell.spin + cell.spinRange * spreads.value(6, if: cell.spinRange)) * emission.spin,
                       scale: cell.scale + cell.scaleRange * spreads.value(5, if: cell.scaleRange), colorSpread: colorSpread)
     }
@@ -539,35 +561,69 @@ package struct EmitterParticles {
         ParticleSpreads.mix(parent &* 0x9E37_79B9_7F4A_7C15 ^ particle &* 0xD6E8_FEB8_6659_FD93 ^ (subcell &+ 1) &* 0xBF58_476D_1CE4_E5B9)
     }
 
-    /// Where a particle is born: in (or, for `outline`, on the edge of) the emitter's shape.
+    /// Where a particle is born: in (or, for `outline`, on the edge of) the emitter's shape, centred on
+    /// (`center`, `emitterZPosition`).
     @inline(__always)
-    private static func birthPoint(_ emission: borrowing Emission, center: SIMD2<Double>, _ spreads: ParticleSpreads) -> SIMD2<Double> {
+    private static func birthPoint(_ emission: borrowing Emission, center: SIMD2<Double>, _ spreads: ParticleSpreads) -> SIMD3<Double> {
         let (w, h) = (emission.extent.x, emission.extent.y)
+        let z = emission.zPosition
         switch emission.shape {
         case .line:
-            return center + SIMD2(spreads.value(1) * w / 2, 0)
+            return SIMD3(center + SIMD2(spreads.value(1) * w / 2, 0), z)
         case .rectangle:
-            let a = spreads.value(1), b = spreads.value(2)
-            guard emission.outline else { return center + SIMD2(a * w / 2, b * h / 2) }
-            // A point on the perimeter, edges in proportion to their length.
-            let perimeter = 2 * (w + h)
-            guard perimeter > 0 else { return center }
-            var s = (a + 1) / 2 * perimeter
-            if s < w { return center + SIMD2(-w / 2 + s, -h / 2) }
-            s -= w
-            if s < h { return center + SIMD2(w / 2, -h / 2 + s) }
-            s -= h
-            if s < w { return center + SIMD2(w / 2 - s, h / 2) }
-            return center + SIMD2(-w / 2, h / 2 - (s - w))
+            return SIMD3(rectanglePoint(emission, center: center, spreads), z)
+        case .cuboid:
+            return SIMD3(rectanglePoint(emission, center: center, spreads), z + spreads.value(11) * emission.depth / 2)
         case .circle:
             let a = spreads.value(1), b = spreads.value(2)
             let radius = w / 2
             let angle = (a + 1) * .pi
             let r = emission.outline ? radius : radius * ((b + 1) / 2).squareRoot()
-            return center + unitVector(at: angle) * r
+            return SIMD3(center + unitVector(at: angle) * r, z)
+        case .sphere:
+            // Uniform in the ball (on the sphere for `outline`): a uniform cosine of the polar angle, a
+            // uniform azimuth, and a radius by the cube root of a uniform fraction of the volume.
+            let a = spreads.value(1), b = spreads.value(2), c = spreads.value(11)
+            let radius = w / 2
+            let r = emission.outline ? radius : radius * Foundation.cbrt((b + 1) / 2)
+            let around = unitVector(at: (a + 1) * .pi) * (max(0, 1 - c * c).squareRoot() * r)
+            return SIMD3(center + around, z + c * r)
         case .point:
-            return center
+            return SIMD3(center, z)
         }
+    }
+
+    /// A point in (or, for `outline`, on the perimeter of) the `emitterSize` rectangle about `center`.
+    @inline(__always)
+    private static func rectanglePoint(_ emission: borrowing Emission, center: SIMD2<Double>, _ spreads: ParticleSpreads) -> SIMD2<Double> {
+        let (w, h) = (emission.extent.x, emission.extent.y)
+        let a = spreads.value(1), b = spreads.value(2)
+        guard emission.outline else { return center + SIMD2(a * w / 2, b * h / 2) }
+        // A point on the perimeter, edges in proportion to their length.
+        let perimeter = 2 * (w + h)
+        guard perimeter > 0 else { return center }
+        var s = (a + 1) / 2 * perimeter
+        if s < w { return center + SIMD2(-w / 2 + s, -h / 2) }
+        s -= w
+        if s < h { return center + SIMD2(w / 2, -h / 2 + s) }
+        s -= h
+        if s < w { return center + SIMD2(w / 2 - s, h / 2) }
+        return center + SIMD2(-w / 2, h / 2 - (s - w))
+    }
+
+    /// The draw order of `groups`' particles by z, farthest (least z) first, ties in group and birth
+    /// order; nil when every particle has the same z (the groups' own order is then back to front).
+    private static func backToFront(_ groups: [Group]) -> [(group: Int, index: Int)]? {
+        guard let firstZ = groups.lazy.compactMap(\.particles.first?.z).first,
+              groups.contains(where: { $0.particles.contains { $0.z != firstZ } }) else { return nil }
+        var order: [(group: Int, index: Int, z: Float)] = []
+        order.reserveCapacity(groups.reduce(0) { $0 + $1.particles.count })
+        for (group, cell) in groups.enumerated() {
+            for (index, particle) in cell.particles.enumerated() { order.append((group, index, particle.z)) }
+        }
+        // Stable: equal depths keep group and birth order.
+        let sorted = order.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
+        return sorted.map { ($0.element.group, $0.element.index) }
     }
 }
 

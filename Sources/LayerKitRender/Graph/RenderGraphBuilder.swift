@@ -492,7 +492,10 @@ package struct RenderGraphBuilder {
             context.animations.particleNanoseconds &+= StageClock.threadCPUNow() &- simulationStart
             if emitter.isActive { context.animations.emitting = true }
             context.particlesDrawn += emitter.count
-            appendParticles(of: emitter, opacity: Float(opacity), toPixels: toPixels, clip: ownClip, layer: node.id, into: &items)
+            // Depth-preserving particles are not flattened into the layer's plane: their z goes through the
+            // layer's whole map, the superlayer's perspective included.
+            let particleSpace = emitter.preservesDepth ? CATransform3DConcat(Self.placement(of: node), parentSpace).flattened : toPixels
+            appendParticles(of: emitter, opacity: Float(opacity), toPixels: particleSpace, clip: ownClip, layer: node.id, into: &items)
         }
 
         for index in firstOwnItem..<items.count where items[index].layer == nil { items[index].layer = node.id }
