@@ -154,6 +154,39 @@ final class EffectsTests: XCTestCase {
         XCTAssertEqual(cached.offscreenPasses.map(\.reason), [.filter, .filter, .filter, .filter, .rasterize])
         XCTAssertEqual(cached.rasterization.rendered.count, 1)
     }
+
+    func testLayersSharingAShadowPathBlurItOnce() {
+        // Six layers with one triangle shadowPath, blurred by σ = 3, at whole pixels: one blurred surface
+        // (its draws in the shadow passes: the path, then each blur step) and six composites. A seventh at
+        // a half pixel blurs its own, and one whose blur runs off the target blurs its own (cut) surface.
+        let triangle = CGMutablePath()
+        triangle.move(to: CGPoint(x: 2, y: 2))
+        triangle.addLine(to: CGPoint(x: 18, y: 2))
+        triangle.addLine(to: CGPoint(x: 2, y: 18))
+        triangle.closeSubpath()
+        func shadowDraws(_ origins: [CGPoint]) -> (inShadowPasses: Int, composites: Int) {
+            var scene = TinyScene(width: 200, height: 64)
+            scene.cachesGroups = false
+            for origin in origins {
+                let layer = scene.layer(CGRect(origin: origin, size: CGSize(width: 20, height: 20)))
+                layer.shadowPath = triangle
+                layer.shadowOpacity = 1
+                layer.shadowRadius = 3
+            }
+            let graph = scene.built()
+            let passes = graph.offscreenPasses.filter { $0.reason == .shadow }
+            return (passes.reduce(0) { $0 + $1.items.count }, graph.framePass.items.count)
+        }
+        let lone = shadowDraws([CGPoint(x: 20, y: 20)])
+        XCTAssertGreaterThanOrEqual(lone.inShadowPasses, 3, "the path and at least the two blur passes")
+        XCTAssertEqual(lone.composites, 1)
+        let grid = (0..<6).map { CGPoint(x: 20 + 25 * $0, y: 20) }
+        XCTAssertEqual(shadowDraws(grid).inShadowPasses, lone.inShadowPasses, "one blur for six layers")
+        XCTAssertEqual(shadowDraws(grid).composites, 6)
+        XCTAssertEqual(shadowDraws(grid + [CGPoint(x: 170.5, y: 20)]).inShadowPasses, 2 * lone.inShadowPasses, "a half pixel: its own")
+        XCTAssertEqual(shadowDraws([CGPoint(x: -15, y: 20)] + grid).inShadowPasses, 2 * lone.inShadowPasses,
+                       "the first is cut by the target's edge: it serves no other layer")
+    }
 }
 
 /// The model's list of drawn compositing filters is the renderer's.

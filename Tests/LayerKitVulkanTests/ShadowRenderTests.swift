@@ -212,4 +212,47 @@ final class ShadowRenderTests: CARendererTestCase {
             return x < 30 ? PixelRGBA(premultiplied: 0.5, 0, 0, 0.5) : PixelRGBA(premultiplied: 0, 0, 0, 0.5)
         }
     }
+
+    func testLayersSharingAShadowPathShareOneBlurAndDrawTheirOwnShadows() throws {
+        // Three layers with one triangle shadowPath, blurred by 3: the first two at whole-pixel positions
+        // share one blurred surface; the third, at a half pixel, blurs its own. Each shadow has its own
+        // colour and offset, and every pixel is what the layer alone draws (within 1/255).
+        let triangle = CGMutablePath()
+        triangle.move(to: CGPoint(x: 5, y: 5))
+        triangle.addLine(to: CGPoint(x: 45, y: 5))
+        triangle.addLine(to: CGPoint(x: 5, y: 45))
+        triangle.closeSubpath()
+        let places: [(x: CGFloat, color: CGColor, offset: CGSize)] = [
+            (15, CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGSize(width: 0, height: 0)),
+            (85, CGColor(red: 0, green: 0, blue: 1, alpha: 1), CGSize(width: 2, height: 3)),
+            (155.5, CGColor(red: 0, green: 0.5, blue: 0, alpha: 1), CGSize(width: -1, height: 1)),
+        ]
+        func scene(_ indices: [Int]) -> CALayer {
+            let root = makeRoot(width: 224, height: 64)
+            for index in indices {
+                let place = places[index]
+                let layer = makeLayer(CGRect(x: place.x, y: 7, width: 50, height: 50), nil, in: root)
+                layer.shadowPath = triangle
+                layer.shadowColor = place.color
+                layer.shadowOpacity = 0.8
+                layer.shadowOffset = place.offset
+                layer.shadowRadius = 3
+            }
+            return root
+        }
+        // (EffectsTests counts the blurs: two for these three layers.)
+        let renderer = try makeRenderer(width: 224, height: 64)
+        renderer.layer = scene([0, 1, 2])
+        let together = try renderFrame(renderer)
+        for index in places.indices {
+            renderer.layer = scene([index])
+            let alone = try renderFrame(renderer)
+            let columns = Int(places[index].x) - 12 ..< Int(places[index].x) + 62
+            var worst = 0
+            for y in 0..<64 {
+                for x in columns { worst = max(worst, PixelRGBA(together, x, y).difference(to: PixelRGBA(alone, x, y))) }
+            }
+            XCTAssertLessThanOrEqual(worst, 1, "layer \(index): its shadow as it draws alone")
+        }
+    }
 }

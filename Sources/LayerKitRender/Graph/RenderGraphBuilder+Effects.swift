@@ -29,7 +29,10 @@ import LayerKit
 /// passes when packed); kernel passes read 2R + 1 texels per pixel.
 /// - Colour filters only (keeping alpha), over draws that do not overlap: no surface; each draw takes the
 ///   matrix (`applyPerDraw`), a fill on its colour, an image in the shader.
-/// Does NOT (yet): share one blur among layers with the same `shadowPath`.
+/// - Shared shadow paths: layers whose `shadowPath` (equal paths), blur and map to pixels agree up to a
+///   whole-pixel move share one blurred surface per frame (the first one's, when it lies whole within
+///   reach), each compositing it with its own colour, opacity and offset; the pixels are those of its own.
+///   Such a frame is not retained (another subtree's surface is read), and patches do not share.
 extension RenderGraphBuilder {
     /// The largest Gaussian standard deviation a kernel pass runs at, in texels; wider blurs downsample.
     static let maximumSigmaTexels = 4.0
@@ -141,7 +144,7 @@ extension RenderGraphBuilder {
         if !filters.isEmpty && !content.isEmpty {
             let reach = Self.pixelLength(filters.reduce(0) { $0 + $1.reach(pixelsPerUnit: pixelsPerUnit) })
             let shadowReach = castsShadow && node.shadowPath == nil ? 3 * shadowSigma : 0
-            guard let rect = effectRect(of: content, growingBy: reach + shadowReach, margin: reach + shadowMargin) else { return }
+            guard let (rect, _) = effectRect(of: content, growingBy: reach + shadowReach, margin: reach + shadowMargin) else { return }
             var surface = makeEffectSurface(rect, items: content, reason: .filter, name: "filters of \(name)", context: &context)
             for filter in filters {
                 apply(filter, to: &surface, toPixels: toPixels, pixelsPerUnit: pixelsPerUnit, name: name, context: &context)
@@ -178,15 +181,29 @@ extension RenderGraphBuilder {
         let (r, g, b, a) = color.rgba
         var straight = SIMD4<Float>(Float(r), Float(g), Float(b), Float(a))
         var source: EffectSurface
+        var sharing: (key: SharedShadowKey, origin: SIMD2<Int>)?
         if let path = node.shadowPath {
+            straight.w *= Float(opacity)
+            let key = context.isPatching ? nil : SharedShadowKey.make(path: path, sigma: sigma, layerToPixels: layerToPixels)
+            if let key, let shared = context.sharedShadows[key.key] {
+                // Another layer blurred this path at this scale: composite its surface, moved by whole pixels.
+                context.animations.sharedEffectSurfaces = true
+                var moved = shared.surface
+                let delta = key.origin &- shared.origin
+                moved.rect = PixelRect(minX: moved.rect.minX + delta.x, minY: moved.rect.minY + delta.y,
+                                       maxX: moved.rect.maxX + delta.x, maxY: moved.rect.maxY + delta.y)
+                appendShadowComposite(moved, of: node, color: straight, offset: offset, into: &items)
+                return
+            }
             guard let shape = shapeRasterizer.rasterizedFill(of: path, toPixels: PlaneHomography(layerToPixels)) else { return }
             let localToClip = Self.columnMajor(CATransform3DConcat(layerToPixels, pixelToClip))
             let instance = LayerInstance(localToClip: localToClip, quad: Self.vector(shape.rect), color: SIMD4(repeating: 1),
                                          shape: Self.vector(shape.rect), flags: [.textured])
             let pathItem = DrawItem(instance: instance, texture: TextureBinding(image: shape.image), layer: node.id)
-            guard let rect = effectRect(of: [pathItem], growingBy: 3 * sigma, margin: margin) else { return }
+            guard let (rect, whole) = effectRect(of: [pathItem], growingBy: 3 * sigma, margin: margin) else { return }
             source = makeEffectSurface(rect, items: [pathItem], reason: .shadow, name: "shadow path of \(name)", context: &context)
-            straight.w *= Float(opacity)
+            // Only a surface holding the whole blurred path serves other layers (this one's may be cut).
+            if let key, whole { sharing = (key.key, key.origin) }
         } else if var surface = filtered {
             if let matrix = surface.pendingMatrix, !matrix.keepsAlpha {
                 resolveMatrix(&surface, reason: .filter, name: "colour filters of \(name)", context: &context)
@@ -195,11 +212,21 @@ extension RenderGraphBuilder {
             source = surface
             source.pendingMatrix = nil
         } else {
-            guard !content.isEmpty, let rect = effectRect(of: content, growingBy: 3 * sigma, margin: margin) else { return }
+            guard !content.isEmpty, let (rect, _) = effectRect(of: content, growingBy: 3 * sigma, margin: margin) else { return }
             source = makeEffectSurface(rect, items: content, reason: .shadow, name: "shadow of \(name)", context: &context)
         }
-        straight.w *= Float(node.shadowOpacity)
         gaussianBlur(&source, sigmaPixels: sigma, reason: .shadow, name: "shadow of \(name)", context: &context)
+        if let sharing {
+            context.sharedShadows[sharing.key] = SharedShadow(surface: source, origin: sharing.origin)
+        }
+        appendShadowComposite(source, of: node, color: straight, offset: offset, into: &items)
+    }
+
+    /// The shadow's composite: the blurred alpha `source` tinted `color` at shadowOpacity, at `offset`.
+    private func appendShadowComposite(_ source: EffectSurface, of node: RenderNode, color: SIMD4<Float>, offset: CGPoint,
+                                       into items: inout [DrawItem]) {
+        var straight = color
+        straight.w *= Float(node.shadowOpacity)
         let rect = CGRect(x: Double(source.rect.minX) + offset.x, y: Double(source.rect.minY) + offset.y,
                           width: Double(source.rect.width), height: Double(source.rect.height))
         var shadow = compositeItem(source, at: rect, tint: ColorMatrix.tint(straight))
@@ -383,7 +410,7 @@ extension RenderGraphBuilder {
 
     /// The target pixels a surface for `items` covers: their footprints (uncut by the target) grown by
     /// `reach` pixels, cut to the target grown by `margin` and to the largest surface; nil when empty.
-    private func effectRect(of items: [DrawItem], growingBy reach: Double, margin: Double) -> PixelRect? {
+    private func effectRect(of items: [DrawItem], growingBy reach: Double, margin: Double) -> (rect: PixelRect, whole: Bool)? {
         let footprints = items.compactMap {
             OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight, clippedToTarget: false)
         }
@@ -395,7 +422,7 @@ extension RenderGraphBuilder {
         guard var rect = grown.intersection(reachable) else { return nil }
         rect.maxX = min(rect.maxX, rect.minX + maxSurfaceSize)
         rect.maxY = min(rect.maxY, rect.minY + maxSurfaceSize)
-        return rect.isEmpty ? nil : rect
+        return rect.isEmpty ? nil : (rect, rect == grown)
     }
 
     /// Target pixels per layer unit at `point`: the square root of the layer map's local area scale (the
@@ -417,5 +444,32 @@ extension RenderGraphBuilder {
         }
         guard let from = project(point), let to = project(CGPoint(x: point.x + offset.width, y: point.y + offset.height)) else { return .zero }
         return CGPoint(x: to.x - from.x, y: to.y - from.y)
+    }
+}
+
+/// What makes two layers' blurred `shadowPath`s the same up to a whole-pixel move: the path, the blur,
+/// the linear part of the map to pixels and the fractions of its translation (affine maps only).
+struct SharedShadowKey: Hashable {
+    let path: CGPath
+    let sigma: Double
+    let linear: SIMD4<Double>
+    let fraction: SIMD2<Double>
+}
+
+/// A blurred `shadowPath` surface, whole, and the whole-pixel translation of the layer it was drawn for.
+struct SharedShadow {
+    var surface: RenderGraphBuilder.EffectSurface
+    var origin: SIMD2<Int>
+}
+
+extension SharedShadowKey {
+    /// The key of `path` blurred by `sigma` pixels under `layerToPixels`, with that map's whole-pixel
+    /// translation; nil for a projective or non-finite map (no whole-pixel move relates two of those).
+    static func make(path: CGPath, sigma: Double, layerToPixels m: CATransform3D) -> (key: SharedShadowKey, origin: SIMD2<Int>)? {
+        guard m.m14 == 0, m.m24 == 0, m.m44 == 1, m.m41.isFinite, m.m42.isFinite, abs(m.m41) < 1e9, abs(m.m42) < 1e9 else { return nil }
+        let whole = SIMD2(Double(m.m41).rounded(.down), Double(m.m42).rounded(.down))
+        let key = SharedShadowKey(path: path, sigma: sigma, linear: SIMD4(Double(m.m11), Double(m.m12), Double(m.m21), Double(m.m22)),
+                                  fraction: SIMD2(Double(m.m41), Double(m.m42)) - whole)
+        return (key, SIMD2(Int(whole.x), Int(whole.y)))
     }
 }

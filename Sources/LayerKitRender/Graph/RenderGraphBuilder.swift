@@ -87,6 +87,9 @@ package struct RenderGraphBuilder {
         /// Whether the frame drew a background filter's backdrop (a copy of what other subtrees drew: such
         /// a frame is not retained, `RetainedFrame`).
         package var drewBackdrop = false
+        /// Whether a layer drew a shadow blurred for another layer (a surface of another subtree: such a
+        /// frame is not retained, `RetainedFrame`).
+        package var sharedEffectSurfaces = false
         /// What the frame asked of the rasterization cache (a frame patched from it asks the same again,
         /// `RetainedFrame`).
         package var cacheUses = RasterizationCache.Uses()
@@ -230,6 +233,9 @@ package struct RenderGraphBuilder {
         var pendingBackdrops: [LayerID: PendingBackdrop] = [:]
         /// Layers whose transition is being drawn: their states are drawn as plain layers.
         var transitionsDrawing = Set<LayerID>()
+        /// Blurred `shadowPath`s drawn this frame, whole, for layers that share the path, blur and scale
+        /// (`RenderGraphBuilder+Effects.swift`).
+        var sharedShadows: [SharedShadowKey: SharedShadow] = [:]
     }
 
     /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the

@@ -249,7 +249,9 @@ package struct FrameProducer: Sendable {
         }
         // Tiles fade in by the frame time (and are remembered only while drawn), and a 3D context's
         // planes are sorted and split together: patching layer by layer would miss both.
-        if state.drewTiledContents || state.drewRenderingContext3D || state.drewBackdrop || state.emitting { retained = nil }
+        if state.drewTiledContents || state.drewRenderingContext3D || state.drewBackdrop || state.sharedEffectSurfaces || state.emitting {
+            retained = nil
+        }
         let compileEnd = StageClock.now()
         graph.statistics.cpuTime.commitApply = StageClock.seconds(commitApplyNanoseconds)
         graph.statistics.commitsApplied = commitsApplied
