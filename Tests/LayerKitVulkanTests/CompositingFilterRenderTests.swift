@@ -61,6 +61,24 @@ final class CompositingFilterRenderTests: CARendererTestCase {
         XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [.compositingFilter])
     }
 
+    func testAMaskedLayerBlendsItsMaskedCompositeWithTheBackdrop() throws {
+        // Overlay reads the backdrop; the mask keeps the layer's left half (16 of its 32 pt). Left: W3C's
+        // overlay of source and backdrop; right: the backdrop alone, untouched.
+        let root = scene("overlayBlendMode")
+        let layer = root.sublayers![1]
+        let mask = CALayer()
+        mask.frame = CGRect(x: 0, y: 0, width: 16, height: 32)
+        mask.backgroundColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+        layer.mask = mask
+        let overlay: (Double, Double) -> Double = { s, b in b <= 0.5 ? 2 * s * b : 1 - 2 * (1 - s) * (1 - b) }
+        let image = try render(root)
+        assertPixels(image, "masked-overlay", tolerance: 1, probes: [
+            Probe("masked in", 24, 30, PixelRGBA(premultiplied: overlay(source.0, backdrop.0), overlay(source.1, backdrop.1),
+                                                 overlay(source.2, backdrop.2), 1)),
+            Probe("masked out", 40, 30, PixelRGBA(premultiplied: backdrop.0, backdrop.1, backdrop.2, 1)),
+        ])
+    }
+
     func testAnUnknownModeIsReportedAndDrawnSourceOver() throws {
         let diagnostics = DiagnosticCapture()
         let image = try render(scene("sparkleBlendMode"))

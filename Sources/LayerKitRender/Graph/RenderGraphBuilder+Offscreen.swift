@@ -93,6 +93,12 @@ extension RenderGraphBuilder {
             let maskSurface = makeSurface(rect, items: maskItems, reason: .mask, name: "mask of \(name)", context: &context)
             content.append(surfaceQuad(maskSurface, at: rect, opacity: 1, blend: .destinationIn))
             let contentSurface = makeSurface(rect, items: content, reason: .mask, name: "masked \(name)", context: &context)
+            // A mode that reads the backdrop blends the masked composite with it.
+            if case .compositing(let operation) = blend, let mode = operation.shaderMode, 2 * rect.width <= maxSurfaceSize {
+                blendWithBackdrop(node, source: contentSurface, at: rect, mode: mode, opacity: outerOpacity, behind: items,
+                                  context: &context, into: &items)
+                return
+            }
             items.append(surfaceQuad(contentSurface, at: rect, opacity: outerOpacity, blend: blend, layer: node.id))
             return
         }
@@ -185,10 +191,18 @@ extension RenderGraphBuilder {
     private func blendWithBackdrop(_ node: RenderNode, content: [DrawItem], mode: UInt32, opacity: CGFloat, behind: [DrawItem],
                                    context: inout VisitContext, into items: inout [DrawItem]) {
         guard let rect = union(footprintsOf(content)).flatMap(surfaceRect), 2 * rect.width <= maxSurfaceSize else { return }
+        let source = makeSurface(rect, items: content, reason: .compositingFilter, name: "compositing filter of layer \(node.id)",
+                                 context: &context)
+        blendWithBackdrop(node, source: source, at: rect, mode: mode, opacity: opacity, behind: behind, context: &context, into: &items)
+    }
+
+    /// As `blendWithBackdrop(_:content:…)`, for content already flattened into `source`, covering `rect`
+    /// (a masked layer's composite).
+    private func blendWithBackdrop(_ node: RenderNode, source: SurfaceID, at rect: PixelRect, mode: UInt32, opacity: CGFloat,
+                                   behind: [DrawItem], context: inout VisitContext, into items: inout [DrawItem]) {
         context.animations.drewBackdrop = true
         context.cacheQuestions += 1
         let name = "compositing filter of layer \(node.id)"
-        let source = makeSurface(rect, items: content, reason: .compositingFilter, name: name, context: &context)
         let backdrop = makeSurface(rect, items: itemsBehind(behind, within: rect), reason: .compositingFilter,
                                    name: "backdrop of \(name)", context: &context)
         // The pair, in frame pixels: the backdrop at `rect`, the content just right of it.
