@@ -46,6 +46,42 @@ final class LayerFiltersRenderTests: CARendererTestCase {
                                                                     Probe("overlap: green on top → magenta", 45, 45, PixelRGBA(255, 0, 255, 255))])
     }
 
+    func testColourFiltersOnARoundedImageAndAGradientNeedNoSurface() throws {
+        // A white 20×20 image with corner radius 8 inverted: black inside, nothing outside its corners,
+        // the same coverage as without the filter at the rounded edge. A gradient red → blue along x,
+        // inverted: (t, 1, 1 − t) at t = (x + 0.5 − 40) / 20 (ordered dithering: ±1 level).
+        let root = makeRoot()
+        let picture = makeLayer(CGRect(x: 4, y: 4, width: 20, height: 20), nil, in: root)
+        picture.contents = makeImage(width: 20, height: 20) { _, _ in .white }
+        picture.cornerRadius = 8
+        picture.masksToBounds = true
+        let gradient = CAGradientLayer()
+        gradient.frame = CGRect(x: 40, y: 4, width: 20, height: 20)
+        gradient.colors = [CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 1)]
+        gradient.startPoint = CGPoint(x: 0, y: 0.5)
+        gradient.endPoint = CGPoint(x: 1, y: 0.5)
+        root.addSublayer(gradient)
+        let renderer = try makeRenderer()
+        renderer.layer = root
+        let plain = try renderFrame(renderer)
+        picture.filters = [filter("CIColorInvert")]
+        gradient.filters = [filter("CIColorInvert")]
+        let inverted = try renderFrame(renderer, atTime: 1)
+        XCTAssertEqual(renderer.lastFrameStatistics.offscreenReasons, [], "each draw takes the matrix")
+        assertPixels(inverted, "inverted rounded image", tolerance: 1, probes: [
+            Probe("inside", 14, 14, PixelRGBA(0, 0, 0, 255)), Probe("outside the corner", 4, 4, .clear),
+        ])
+        // At the rounded edge: the plain image's coverage, now over black.
+        let edge = PixelRGBA(plain, 6, 6)
+        XCTAssertTrue(edge.a > 20 && edge.a < 235, "an edge pixel partly covered: \(edge)")
+        XCTAssertLessThanOrEqual(PixelRGBA(inverted, 6, 6).difference(to: PixelRGBA(0, 0, 0, edge.a)), 1)
+        for x in [45, 55] {
+            let t = (Double(x) + 0.5 - 40) / 20
+            XCTAssertLessThanOrEqual(PixelRGBA(inverted, x, 14).difference(to: PixelRGBA(straight: t, 1, 1 - t, 1)), 2,
+                                     "gradient at x = \(x): \(PixelRGBA(inverted, x, 14))")
+        }
+    }
+
     /// A 20×20 layer of straight colour `rgb` at (10, 10) with `filters`.
     func colorScene(_ rgb: (Double, Double, Double), filters: [CIFilter]) -> CALayer {
         let root = makeRoot()

@@ -59,8 +59,10 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
             return
         }
         if flags.contains(.filterKernel) || flags.contains(.colorMatrix) {
-            // A surface quad: covered wherever drawn, unless a clip (an ancestor's, a backdrop's shape) cuts it.
-            self.init(paint: .filter, coverage: flags.contains(.clip) ? .shapeBorderClip : .none)
+            // A surface quad: covered wherever drawn, unless a clip (an ancestor's, a backdrop's shape) cuts
+            // it; an image taking a colour matrix keeps its rounded corners and antialiased edges.
+            let shaped = flags.contains(.antialiasEdges) || instance.shapeRadii != .zero || !Self.quad(instance.quad, liesWithin: instance.shape)
+            self.init(paint: .filter, coverage: flags.contains(.clip) ? .shapeBorderClip : shaped ? .shape : .none)
             return
         }
         var paint: Paint = []

@@ -28,7 +28,8 @@ import LayerKit
 /// Cost: per layer, one surface for the content, one per downsample, one or two per kernel (shared
 /// passes when packed); kernel passes read 2R + 1 texels per pixel.
 /// - Colour filters only (keeping alpha), over draws that do not overlap: no surface; each draw takes the
-///   matrix (`applyPerDraw`), a fill on its colour, an image in the shader.
+///   matrix (`applyPerDraw`): a fill on its colour, a gradient on its stops, an image in the shader (its
+///   rounded corners, antialiased edges and own `masksToBounds` kept as its shape's coverage).
 /// - Shared shadow paths: layers whose `shadowPath` (equal paths), blur and map to pixels agree up to a
 ///   whole-pixel move share one blurred surface per frame (the first one's, when it lies whole within
 ///   reach), each compositing it with its own colour, opacity and offset; the pixels are those of its own.
@@ -74,9 +75,11 @@ extension RenderGraphBuilder {
 
     /// `content` with `matrix` applied to each draw, or nil when some draw cannot take it (a draw the
     /// surface path must flatten): draws must not overlap (then each pixel shows one draw, and filtering
-    /// the draws is filtering their composite); a flat fill takes it on its colour; an image draw in the
-    /// shader (`LayerInstance.Flags.colorMatrix`, whose fields a clip would need, and whose read skips
-    /// shape coverage: so no clip, rounded shape, antialiased edge, atlas clamp or piece).
+    /// the draws is filtering their composite). A flat fill takes it on its colour; a gradient on its stops
+    /// (the matrix is affine and the stops interpolate linearly, so this is exact while no stop leaves
+    /// 0…1 under it); an image draw in the shader (`LayerInstance.Flags.colorMatrix`, whose words a clip
+    /// and an atlas clamp would need: so no clip, clamp, border or piece; rounded corners and antialiased
+    /// edges keep their coverage).
     func applyPerDraw(_ matrix: ColorMatrix, to content: [DrawItem]) -> [DrawItem]? {
         let footprints = content.compactMap { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
         guard !OffscreenDecision.anyOverlap(footprints) else { return nil }
@@ -84,26 +87,55 @@ extension RenderGraphBuilder {
         for index in result.indices {
             var item = result[index]
             let flags = item.instance.flags
-            guard item.stencilCommand == nil, item.gradient == nil, item.customKernel == nil, item.blend == .sourceOver,
-                  flags.isDisjoint(with: [.filterKernel, .colorMatrix, .gradient, .pieceCorners, .countFragments, .overdrawHeatMap]) else { return nil }
-            if flags.contains(.textured) {
-                guard flags.isDisjoint(with: [.clip, .antialiasEdges, .clampUV, .border, .shadow]), item.instance.shapeRadii == .zero,
-                      Material(item.instance).coverage == .none else { return nil }
-                item.instance.flags = [.colorMatrix]
+            guard item.stencilCommand == nil, item.customKernel == nil, item.blend == .sourceOver,
+                  flags.isDisjoint(with: [.filterKernel, .colorMatrix, .pieceCorners, .countFragments, .overdrawHeatMap]) else { return nil }
+            if var gradient = item.gradient {
+                gradient.colors = gradient.colors.map { Self.applying(matrix, toPremultiplied: $0) }
+                item.gradient = gradient
+            } else if flags.contains(.textured) {
+                if flags.contains(.clip) {
+                    // The layer's own rounded bounds clipping its contents: the same coverage as the draw's shape.
+                    guard let shaped = Self.ownClipAsShape(item.instance) else { return nil }
+                    item.instance = shaped
+                }
+                let flags = item.instance.flags
+                guard flags.isDisjoint(with: [.clip, .clampUV, .border, .shadow]) else { return nil }
+                item.instance.flags = flags.intersection(.antialiasEdges).union(.colorMatrix)
                 item.instance.filterKernel = .copy
                 item.instance.colorMatrix = matrix
             } else {
-                // A fill: the matrix on its straight colour, alpha kept.
-                let c = item.instance.color
-                guard c.w > 0 else { continue }
-                let straight = SIMD4(c.x / c.w, c.y / c.w, c.z / c.w, 1)
-                let mapped = matrix.apply(straight)
-                let clamped = SIMD3(min(max(mapped.x, 0), 1), min(max(mapped.y, 0), 1), min(max(mapped.z, 0), 1))
-                item.instance.color = SIMD4(clamped * c.w, c.w)
+                // A fill: the matrix on its colour, alpha kept.
+                item.instance.color = Self.applying(matrix, toPremultiplied: item.instance.color)
             }
             result[index] = item
         }
         return result
+    }
+
+    /// `instance` with its clip turned into its shape, when that is the same coverage: the clip lies in the
+    /// draw's own space (a layer's `masksToBounds` over its contents) around exactly the draw's square
+    /// quad; the clip's edges are always antialiased, so the shape's become so. Nil otherwise.
+    static func ownClipAsShape(_ instance: LayerInstance) -> LayerInstance? {
+        let (r0, r1, r2) = instance.clipFromLocal
+        let scale = r2.z
+        guard abs(scale) > 1e-12 else { return nil }
+        let identity = [r0.x - scale, r0.y, r0.z, r1.x, r1.y - scale, r1.z, r2.x, r2.y].allSatisfy { abs($0) <= 1e-6 * abs(scale) }
+        guard identity, instance.shapeRadii == .zero, instance.shape == instance.quad,
+              (instance.quad - instance.clipRect).magnitudeBound <= 1e-4 else { return nil }
+        var shaped = instance
+        shaped.shape = instance.clipRect
+        shaped.shapeRadii = instance.clipRadii
+        shaped.flags = instance.flags.subtracting(.clip).union(.antialiasEdges)
+        return shaped
+    }
+
+    /// The premultiplied colour `color` through `matrix` (which keeps alpha), on its straight colour.
+    static func applying(_ matrix: ColorMatrix, toPremultiplied color: SIMD4<Float>) -> SIMD4<Float> {
+        guard color.w > 0 else { return color }
+        let straight = SIMD4(color.x / color.w, color.y / color.w, color.z / color.w, 1)
+        let mapped = matrix.apply(straight)
+        let clamped = SIMD3(min(max(mapped.x, 0), 1), min(max(mapped.y, 0), 1), min(max(mapped.z, 0), 1))
+        return SIMD4(clamped * color.w, color.w)
     }
 
     /// A surface in the middle of a filter chain: which pixels of the target it covers, its texel size,
@@ -472,4 +504,9 @@ extension SharedShadowKey {
                                   fraction: SIMD2(Double(m.m41), Double(m.m42)) - whole)
         return (key, SIMD2(Int(whole.x), Int(whole.y)))
     }
+}
+
+private extension SIMD4<Float> {
+    /// The largest absolute component.
+    var magnitudeBound: Float { max(max(abs(x), abs(y)), max(abs(z), abs(w))) }
 }
