@@ -137,7 +137,8 @@ public final class CARenderer: @unchecked Sendable {
         public var queueFamilyIndex: UInt32
         public var queueIndex: UInt32
         /// The image drawn into, with `COLOR_ATTACHMENT` usage (and `TRANSFER_SRC` for `snapshot()`), and
-        /// a view of it. Each frame clears it to `clearColor` and draws the tree, premultiplied.
+        /// a view of it. Each frame clears it to `clearColor` and draws the tree, premultiplied — or, with
+        /// `initialLayout`, draws the tree over what the image holds.
         public var image: OpaquePointer
         public var imageView: OpaquePointer
         /// The image's format, a `VkFormat` value: `VK_FORMAT_R8G8B8A8_UNORM` (37) or `VK_FORMAT_B8G8R8A8_UNORM` (44).
@@ -151,11 +152,16 @@ public final class CARenderer: @unchecked Sendable {
         /// when drawn (the app may use the image); either may be nil.
         public var waitSemaphore: OpaquePointer?
         public var signalSemaphore: OpaquePointer?
+        /// nil (the default): each frame clears the image. A `VkImageLayout` value: each frame keeps what
+        /// the image holds, which is in that layout when the frame begins, and draws the tree over it — a
+        /// HUD over the game's own frame (`clearColor` is then not drawn). The app's commands that drew the
+        /// image must be done first: submitted earlier on the same queue, or signalling `waitSemaphore`.
+        public var initialLayout: UInt32?
 
         public init(instance: OpaquePointer, physicalDevice: OpaquePointer, device: OpaquePointer, queueFamilyIndex: UInt32,
                     queueIndex: UInt32 = 0, image: OpaquePointer, imageView: OpaquePointer, format: UInt32, width: Int, height: Int,
                     finalLayout: UInt32 = 5 /* VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL */,
-                    waitSemaphore: OpaquePointer? = nil, signalSemaphore: OpaquePointer? = nil) {
+                    waitSemaphore: OpaquePointer? = nil, signalSemaphore: OpaquePointer? = nil, initialLayout: UInt32? = nil) {
             self.instance = instance
             self.physicalDevice = physicalDevice
             self.device = device
@@ -169,6 +175,7 @@ public final class CARenderer: @unchecked Sendable {
             self.finalLayout = finalLayout
             self.waitSemaphore = waitSemaphore
             self.signalSemaphore = signalSemaphore
+            self.initialLayout = initialLayout
         }
     }
 
@@ -184,6 +191,7 @@ public final class CARenderer: @unchecked Sendable {
                       height: target.height, scale: scale, trace: TraceRecorder.fromEnvironment())
         readsBack = false
         vulkanTarget = target
+        producer.compiler.promotesClears = target.initialLayout == nil
     }
 
     /// The app's target (nil: LayerKit's own image).
@@ -204,6 +212,7 @@ public final class CARenderer: @unchecked Sendable {
         bounds = CGRect(x: 0, y: 0, width: CGFloat(target.width) / scale, height: CGFloat(target.height) / scale)
         producer.builder.targetWidth = target.width
         producer.builder.targetHeight = target.height
+        producer.compiler.promotesClears = target.initialLayout == nil
         adopt(newRenderer, on: newContext)
     }
 

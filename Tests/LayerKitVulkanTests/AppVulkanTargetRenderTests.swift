@@ -102,4 +102,55 @@ final class AppVulkanTargetRenderTests: CARendererTestCase {
         XCTAssertEqual(app.validationMessages, [])
         withExtendedLifetime((image, small)) {}
     }
+
+    func testAHUDDrawsOverWhatTheAppsImageHolds() throws {
+        // The "game" fills its image red (here: a first renderer that clears it, signalling a semaphore);
+        // the HUD renderer keeps those pixels (initialLayout: where the game left the image) and draws a
+        // half-transparent blue square over them: red outside, (0.5, 0, 0.5) inside. Even an opaque
+        // full-target layer of the HUD's would draw over the game's pixels, not clear them.
+        let (app, image, target) = try appTarget(format: VK_FORMAT_R8G8B8A8_UNORM)
+        var info = VkSemaphoreCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO
+        var semaphore: VkSemaphore?
+        XCTAssertEqual(vkCreateSemaphore(app.device.handle, &info, nil, &semaphore), VK_SUCCESS)
+        defer { vkDestroySemaphore(app.device.handle, semaphore, nil) }
+
+        var gameTarget = target
+        gameTarget.signalSemaphore = semaphore
+        let game = try CARenderer(vulkanTarget: gameTarget)
+        let gameRoot = makeRoot()
+        gameRoot.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        game.layer = gameRoot
+
+        var hudTarget = target
+        hudTarget.waitSemaphore = semaphore
+        hudTarget.initialLayout = target.finalLayout
+        let hud = try CARenderer(vulkanTarget: hudTarget)
+        hud.readsBack = true
+        let hudRoot = makeRoot()
+        makeLayer(CGRect(x: 16, y: 16, width: 32, height: 32), CGColor(red: 0, green: 0, blue: 1, alpha: 0.5), in: hudRoot)
+        hud.layer = hudRoot
+
+        for renderer in [game, hud] {
+            renderer.beginFrame(atTime: 0)
+            renderer.render()
+            renderer.endFrame()
+        }
+        let frame = try hud.snapshot()
+        assertPixels(frame, "hud over the game", tolerance: 1, probes: [
+            Probe("the game's pixels", 4, 4, PixelRGBA(255, 0, 0, 255)),
+            Probe("the HUD over them", 32, 32, PixelRGBA(premultiplied: 0.5, 0, 0.5, 1)),
+        ])
+
+        // An opaque layer over the whole target: drawn, not made the frame's clear (which keeping skips).
+        makeLayer(CGRect(x: 0, y: 0, width: 64, height: 64), CGColor(red: 0, green: 1, blue: 0, alpha: 1), in: hudRoot)
+        for renderer in [game, hud] {
+            renderer.beginFrame(atTime: 1)
+            renderer.render()
+            renderer.endFrame()
+        }
+        XCTAssertEqual(PixelRGBA(try hud.snapshot(), 4, 4), PixelRGBA(0, 255, 0, 255))
+        XCTAssertEqual(app.validationMessages, [])
+        withExtendedLifetime(image) {}
+    }
 }

@@ -37,6 +37,9 @@ package struct DrawListCompiler: Sendable {
     package var surfaceStencilClipping = false
     /// The largest texture side the backend samples; larger images are tiled.
     package var maxTextureSize = 16_384
+    /// Whether the frame's first draw may become its clear (`drawsAsClear`): not when the frame draws
+    /// over pixels it keeps (an app's image), which a clear would not touch.
+    package var promotesClears = true
     /// Where small images are packed; nil: every image is a texture of its own.
     package var atlas: ImageAtlas?
     package var occlusion = OcclusionCuller()
@@ -126,7 +129,7 @@ package struct DrawListCompiler: Sendable {
             var culledIndices: [Int] = []
             // The frame's first item drawn may become its clear (see `drawsAsClear`); not a surface's, whose
             // target may be shared with other surfaces.
-            var mayPromoteToClear = culling && views.isEmpty && index == frameIndex
+            var mayPromoteToClear = promotesClears && culling && views.isEmpty && index == frameIndex
             for itemIndex in pass.items.indices {
                 let footprint = footprints[itemIndex]
                 let isCommand = pass.items[itemIndex].stencilCommand != nil

@@ -242,7 +242,7 @@ final class GraphExecutor {
             switch pass.target {
             case .frame:
                 hasStencil = true
-                (framebuffer, renderPass, area) = (target.framebuffer, pipeline.renderPass,
+                (framebuffer, renderPass, area) = (target.framebuffer, target.renderPass ?? pipeline.renderPass,
                                                    (target.width, target.height))
             case let .offscreen(surface, width, height):
                 guard let assigned = surfaces.bySurface[surface], let pipelines = surfaceResources?.pipelines else {
@@ -645,6 +645,9 @@ struct FramebufferTarget {
     var width: Int
     var height: Int
     var requiresExactSize = true
+    /// A render pass compatible with the layer pipeline's frame pass to begin instead of it (one that
+    /// keeps the target's color: an app's image drawn over); nil: the pipeline's, which clears.
+    var renderPass: VkRenderPass? = nil
 }
 
 extension RenderPass {

@@ -37,21 +37,29 @@ package final class HeadlessRenderer: @unchecked Sendable {
         self.width = width
         self.height = height
         appTarget = nil
+        keepingPass = nil
     }
 
     /// An app's target: where each frame leaves its image, and the semaphores its submit waits on and
     /// signals (`CARenderer.VulkanTarget`); nil for LayerKit's own image.
     private let appTarget: (finalLayout: VkImageLayout, wait: VkSemaphore?, signal: VkSemaphore?)?
+    /// The frame render pass that draws over what the app's image holds (`CARenderer.VulkanTarget.initialLayout`),
+    /// made and destroyed here; nil: the pipeline's, which clears.
+    private let keepingPass: VkRenderPass?
 
     /// A renderer drawing into an app's image (`CARenderer.VulkanTarget`) on `context`, which borrows the
     /// app's device.
     package init(context: VulkanContext, appImage: VkImage, view: VkImageView, format: VkFormat, width: Int, height: Int,
-                 finalLayout: VkImageLayout, wait: VkSemaphore?, signal: VkSemaphore?) throws {
-        (target, recorder) = try context.access.run {
+                 finalLayout: VkImageLayout, wait: VkSemaphore?, signal: VkSemaphore?, keepingFrom keptLayout: VkImageLayout? = nil) throws {
+        (target, recorder, keepingPass) = try context.access.run {
             let recorder = try FrameRecorder(context: context)
             let target = try HeadlessTarget(device: context.device, allocator: context.allocator, renderPass: try recorder.renderPass(format: format),
                                             appImage: appImage, view: view, format: format, width: width, height: height)
-            return (target, recorder)
+            let keepingPass = try keptLayout.map {
+                try LayerPipeline.makeRenderPass(device: context.device, format: format, destination: .frame,
+                                                 depthFormat: context.device.depthStencilFormat, keepingColorFrom: $0)
+            }
+            return (target, recorder, keepingPass)
         }
         self.context = context
         self.width = width
@@ -67,12 +75,13 @@ package final class HeadlessRenderer: @unchecked Sendable {
         }
         try self.init(context: context, appImage: target.image, view: target.imageView, format: format, width: target.width,
                       height: target.height, finalLayout: VkImageLayout(target.finalLayout), wait: target.waitSemaphore,
-                      signal: target.signalSemaphore)
+                      signal: target.signalSemaphore, keepingFrom: target.initialLayout.map { VkImageLayout($0) })
     }
 
     deinit {
         // On the app's device only LayerKit's own frames are waited for: the app's queue is the app's.
         if context.ownsDevice { try? context.device.waitIdle() } else { try? recorder.waitUntilIdle() }
+        if let keepingPass { vkDestroyRenderPass(context.device.handle, keepingPass, nil) }
     }
 
     /// What graphs rendered here may use (`BackendCapabilities`): depth-stencil, atlas, the device's limits.
@@ -91,7 +100,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
         let counters: FrameCounters
         do {
             (counters, _) = try recorder.record(graph, frame: frame, into: FramebufferTarget(
-                framebuffer: target.framebuffer, width: target.width, height: target.height), format: target.format)
+                framebuffer: target.framebuffer, width: target.width, height: target.height, renderPass: keepingPass), format: target.format)
             if readback {
                 if frame.readbackBuffer == nil {
                     frame.readbackBuffer = try GPUBuffer(

@@ -107,16 +107,19 @@ final class LayerPipeline {
     /// With `depthFormat` (a depth-stencil or stencil-only format), attachment 1 is a depth-stencil buffer
     /// cleared to depth 1 and stencil 0 and not stored; the dependencies then also order its clear after
     /// earlier passes' depth and stencil tests (a surface's stencil is shared by the surfaces of its bucket).
+    /// With `keepingColorFrom`, the color attachment is loaded from that layout instead of cleared (an
+    /// app's image drawn over); the pass stays compatible with the clearing one, so the same pipelines and
+    /// framebuffers serve both.
     static func makeRenderPass(device: VulkanDevice, format: VkFormat, destination: Destination,
-                               depthFormat: VkFormat? = nil) throws -> VkRenderPass {
+                               depthFormat: VkFormat? = nil, keepingColorFrom keptLayout: VkImageLayout? = nil) throws -> VkRenderPass {
         var attachment = VkAttachmentDescription()
         attachment.format = format
         attachment.samples = VK_SAMPLE_COUNT_1_BIT
-        attachment.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
+        attachment.loadOp = keptLayout == nil ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD
         attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE
         attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
-        attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
+        attachment.initialLayout = keptLayout ?? VK_IMAGE_LAYOUT_UNDEFINED
         attachment.finalLayout = destination == .frame ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL
         let arena = CreateInfoArena()
         var subpass = VkSubpassDescription()
@@ -181,7 +184,7 @@ final class LayerPipeline {
         var renderPass: VkRenderPass?
         let name = switch (destination, depthFormat != nil) {
         case (.frame, false): "layer color pass"
-        case (.frame, true): "layer color+depth-stencil pass"
+        case (.frame, true): keptLayout == nil ? "layer color+depth-stencil pass" : "layer color+depth-stencil pass over kept color"
         case (.surface, false): "surface color pass"
         case (.surface, true): "surface color+stencil pass"
         }
