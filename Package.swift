@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "LayerKitSDL", targets: ["LayerKitSDL"]),
         .executable(name: "Hello", targets: ["Hello"]),
         .executable(name: "Content", targets: ["Content"]),
+        .executable(name: "GameHUD", targets: ["GameHUD"]),
         .executable(name: "LayerKitBench", targets: ["LayerKitBench"]),
         .executable(name: "LayerKitFuzz", targets: ["LayerKitFuzz"]),
         .executable(name: "LayerKitProfile", targets: ["LayerKitProfile"]),
@@ -80,6 +81,13 @@ let package = Package(
             name: "Effects",
             dependencies: ["SampleSupport", "LayerKit", "LayerKitScenes", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Samples/Effects",
+            swiftSettings: swiftSettings
+        ),
+        // A game's own Vulkan frame with a LayerKit HUD drawn over it on the game's device.
+        .executableTarget(
+            name: "GameHUD",
+            dependencies: ["LayerKitVulkan", "CVulkan", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Samples/GameHUD",
             swiftSettings: swiftSettings
         ),
         // The gallery: its demos (a library, so tests run them headless) and the app that hosts them.

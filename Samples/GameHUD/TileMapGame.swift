@@ -1,0 +1,356 @@
+// The game under the HUD: a scrolling tile map drawn with the game's own Vulkan objects — its instance,
+// device, queue, frame image and render pass — as a game engine would own them. LayerKit is handed
+// these handles (`hudTarget`) and draws the HUD over the game's frame; it creates nothing global on them
+// and never destroys them.
+//
+// To stay short, the game draws without a pipeline: each tile is a rectangle cleared to its terrain's
+// colour inside the game's render pass (`vkCmdClearAttachments`), a few calls a frame, one per terrain.
+import CVulkan
+import Foundation
+import LayerKit
+import LayerKitVulkan
+
+/// A failed Vulkan call of the game's.
+struct GameVulkanError: Error, CustomStringConvertible {
+    var call: String
+    var result: VkResult
+    var description: String { "\(call) failed (VkResult \(result.rawValue))" }
+}
+
+private func check(_ result: VkResult, _ call: String) throws {
+    guard result == VK_SUCCESS else { throw GameVulkanError(call: call, result: result) }
+}
+
+/// The game's Vulkan set-up and its frame: a tile map scrolling to the left, in a frame image the game
+/// owns, which the HUD is drawn over.
+final class TileMapGame {
+    static let tileSize = 32
+    /// Terrain colours, straight RGBA: deep water, water, sand, grass, forest, rock.
+    static let terrainColors: [SIMD4<Float>] = [
+        SIMD4(0.05, 0.15, 0.40, 1), SIMD4(0.10, 0.30, 0.65, 1), SIMD4(0.85, 0.78, 0.50, 1),
+        SIMD4(0.30, 0.62, 0.25, 1), SIMD4(0.12, 0.40, 0.18, 1), SIMD4(0.50, 0.48, 0.46, 1),
+    ]
+    /// Scrolling speed, in pixels a second.
+    static let scrollSpeed = 48.0
+
+    let width: Int
+    let height: Int
+    private(set) var instance: VkInstance!
+    private(set) var physicalDevice: VkPhysicalDevice!
+    private(set) var device: VkDevice!
+    private(set) var queueFamily: UInt32 = 0
+    private var queue: VkQueue!
+    private(set) var frameImage: VkImage!
+    private var frameMemory: VkDeviceMemory!
+    private(set) var frameView: VkImageView!
+    private var renderPass: VkRenderPass!
+    private var framebuffer: VkFramebuffer!
+    private var commandPool: VkCommandPool!
+    private var commandBuffer: VkCommandBuffer!
+    private var frameDone: VkFence!
+    /// Signalled when the game's frame is drawn: the HUD waits on it.
+    private(set) var sceneDrawn: VkSemaphore!
+
+    init(width: Int, height: Int) throws {
+        (self.width, self.height) = (width, height)
+        try makeDevice()
+        try makeFrameImage()
+        try makeRenderPass()
+        try makeCommands()
+    }
+
+    deinit {
+        guard let device else { return }
+        vkDeviceWaitIdle(device)
+        vkDestroySemaphore(device, sceneDrawn, nil)
+        vkDestroyFence(device, frameDone, nil)
+        vkDestroyCommandPool(device, commandPool, nil)
+        vkDestroyFramebuffer(device, framebuffer, nil)
+        vkDestroyRenderPass(device, renderPass, nil)
+        vkDestroyImageView(device, frameView, nil)
+        vkDestroyImage(device, frameImage, nil)
+        vkFreeMemory(device, frameMemory, nil)
+        vkDestroyDevice(device, nil)
+        vkDestroyInstance(instance, nil)
+    }
+
+    /// What LayerKit draws the HUD into: the game's frame image, kept (`initialLayout`: where the game's
+    /// render pass leaves it), after the game's frame (`waitSemaphore`), left ready to copy out.
+    var hudTarget: CARenderer.VulkanTarget {
+        CARenderer.VulkanTarget(
+            instance: instance, physicalDevice: physicalDevice, device: device, queueFamilyIndex: queueFamily,
+            image: frameImage, imageView: frameView, format: VK_FORMAT_R8G8B8A8_UNORM.rawValue, width: width, height: height,
+            finalLayout: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL.rawValue, waitSemaphore: sceneDrawn,
+            initialLayout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL.rawValue)
+    }
+
+    /// The terrain of tile (x, y): rolling hills of a few sines, the same for every run.
+    static func terrain(_ x: Int, _ y: Int) -> Int {
+        let (fx, fy) = (Double(x), Double(y))
+        let height = sin(fx * 0.21) + sin(fy * 0.27 + 1.3) + 0.6 * sin((fx + fy) * 0.11) + 0.4 * sin(fx * 0.63 - fy * 0.41)
+        return min(max(Int((height + 2.2) * 1.5), 0), terrainColors.count - 1)
+    }
+
+    /// How far the map has scrolled at `time`, in pixels.
+    static func scroll(at time: Double) -> Double { time * scrollSpeed }
+
+    /// Records and submits the game's frame at `time` (it signals `sceneDrawn`): the tiles in view,
+    /// cleared terrain by terrain inside the game's render pass.
+    func drawScene(at time: Double) throws {
+        var fence: VkFence? = frameDone
+        try check(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences")
+        try check(vkResetFences(device, 1, &fence), "vkResetFences")
+        try check(vkResetCommandBuffer(commandBuffer, 0), "vkResetCommandBuffer")
+        var begin = VkCommandBufferBeginInfo()
+        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+        try check(vkBeginCommandBuffer(commandBuffer, &begin), "vkBeginCommandBuffer")
+
+        var passInfo = VkRenderPassBeginInfo()
+        passInfo.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO
+        passInfo.renderPass = renderPass
+        passInfo.framebuffer = framebuffer
+        passInfo.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(width), height: UInt32(height)))
+        vkCmdBeginRenderPass(commandBuffer, &passInfo, VK_SUBPASS_CONTENTS_INLINE)
+
+        // The tiles in view, grouped by terrain: one clear per terrain.
+        let scroll = Self.scroll(at: time)
+        let firstColumn = Int((scroll / Double(Self.tileSize)).rounded(.down))
+        let offset = Int(scroll) - firstColumn * Self.tileSize
+        var rects = Array(repeating: [VkClearRect](), count: Self.terrainColors.count)
+        for row in 0...(height / Self.tileSize) {
+            for column in 0...(width / Self.tileSize + 1) {
+                let x = column * Self.tileSize - offset, y = row * Self.tileSize
+                let (left, top) = (max(x, 0), max(y, 0))
+                let (right, bottom) = (min(x + Self.tileSize, width), min(y + Self.tileSize, height))
+                guard right > left, bottom > top else { continue }
+                let rect = VkRect2D(offset: VkOffset2D(x: Int32(left), y: Int32(top)),
+                                    extent: VkExtent2D(width: UInt32(right - left), height: UInt32(bottom - top)))
+                rects[Self.terrain(firstColumn + column, row)].append(VkClearRect(rect: rect, baseArrayLayer: 0, layerCount: 1))
+            }
+        }
+        for (terrain, terrainRects) in rects.enumerated() where !terrainRects.isEmpty {
+            let c = Self.terrainColors[terrain]
+            var clear = VkClearAttachment()
+            clear.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT.rawValue
+            clear.colorAttachment = 0
+            clear.clearValue.color.float32 = (c.x, c.y, c.z, c.w)
+            terrainRects.withUnsafeBufferPointer { vkCmdClearAttachments(commandBuffer, 1, &clear, UInt32($0.count), $0.baseAddress) }
+        }
+        vkCmdEndRenderPass(commandBuffer)
+        try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer")
+
+        var buffer: VkCommandBuffer? = commandBuffer
+        var signal: VkSemaphore? = sceneDrawn
+        try withUnsafePointer(to: &buffer) { buffers in
+            try withUnsafePointer(to: &signal) { signals in
+                var submit = VkSubmitInfo()
+                submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                submit.commandBufferCount = 1
+                submit.pCommandBuffers = buffers
+                submit.signalSemaphoreCount = 1
+                submit.pSignalSemaphores = signals
+                try check(vkQueueSubmit(queue, 1, &submit, frameDone), "vkQueueSubmit")
+            }
+        }
+    }
+
+    // MARK: Set-up
+
+    private func makeDevice() throws {
+        var app = VkApplicationInfo()
+        app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO
+        app.apiVersion = (1 << 22) | (1 << 12)
+        let validation = ProcessInfo.processInfo.environment["LK_VALIDATION"] == "1"
+        let layerName = strdup("VK_LAYER_KHRONOS_validation")
+        defer { free(layerName) }
+        var layers: [UnsafePointer<CChar>?] = [UnsafePointer(layerName)]
+        var created: VkInstance?
+        try withUnsafePointer(to: &app) { appPointer in
+            try layers.withUnsafeMutableBufferPointer { layerPointer in
+                var info = VkInstanceCreateInfo()
+                info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
+                info.pApplicationInfo = appPointer
+                info.enabledLayerCount = validation ? 1 : 0
+                info.ppEnabledLayerNames = validation ? UnsafePointer(layerPointer.baseAddress) : nil
+                try check(vkCreateInstance(&info, nil, &created), "vkCreateInstance")
+            }
+        }
+        instance = created
+
+        var count: UInt32 = 0
+        try check(vkEnumeratePhysicalDevices(instance, &count, nil), "vkEnumeratePhysicalDevices")
+        guard count > 0 else { throw GameVulkanError(call: "vkEnumeratePhysicalDevices (no device)", result: VK_ERROR_INITIALIZATION_FAILED) }
+        var devices = [VkPhysicalDevice?](repeating: nil, count: Int(count))
+        try check(vkEnumeratePhysicalDevices(instance, &count, &devices), "vkEnumeratePhysicalDevices")
+        physicalDevice = devices[0]
+
+        var familyCount: UInt32 = 0
+        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, nil)
+        var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
+        vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, &families)
+        guard let graphics = families.firstIndex(where: { $0.queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 }) else {
+            throw GameVulkanError(call: "vkGetPhysicalDeviceQueueFamilyProperties (no graphics queue)", result: VK_ERROR_INITIALIZATION_FAILED)
+        }
+        queueFamily = UInt32(graphics)
+
+        var priority: Float = 1
+        var createdDevice: VkDevice?
+        try withUnsafePointer(to: &priority) { priorityPointer in
+            var queueInfo = VkDeviceQueueCreateInfo()
+            queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
+            queueInfo.queueFamilyIndex = queueFamily
+            queueInfo.queueCount = 1
+            queueInfo.pQueuePriorities = priorityPointer
+            try withUnsafePointer(to: &queueInfo) { queuePointer in
+                var info = VkDeviceCreateInfo()
+                info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
+                info.queueCreateInfoCount = 1
+                info.pQueueCreateInfos = queuePointer
+                try check(vkCreateDevice(physicalDevice, &info, nil, &createdDevice), "vkCreateDevice")
+            }
+        }
+        device = createdDevice
+        var createdQueue: VkQueue?
+        vkGetDeviceQueue(device, queueFamily, 0, &createdQueue)
+        queue = createdQueue
+    }
+
+    private func makeFrameImage() throws {
+        var info = VkImageCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO
+        info.imageType = VK_IMAGE_TYPE_2D
+        info.format = VK_FORMAT_R8G8B8A8_UNORM
+        info.extent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
+        info.mipLevels = 1
+        info.arrayLayers = 1
+        info.samples = VK_SAMPLE_COUNT_1_BIT
+        info.tiling = VK_IMAGE_TILING_OPTIMAL
+        info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue
+        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
+        info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
+        var image: VkImage?
+        try check(vkCreateImage(device, &info, nil, &image), "vkCreateImage")
+        frameImage = image
+
+        var requirements = VkMemoryRequirements()
+        vkGetImageMemoryRequirements(device, frameImage, &requirements)
+        var properties = VkPhysicalDeviceMemoryProperties()
+        vkGetPhysicalDeviceMemoryProperties(physicalDevice, &properties)
+        let types = withUnsafeBytes(of: properties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self).prefix(Int(properties.memoryTypeCount))) }
+        guard let type = types.indices.first(where: {
+            requirements.memoryTypeBits & (1 << UInt32($0)) != 0
+                && types[$0].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue != 0
+        }) ?? types.indices.first(where: { requirements.memoryTypeBits & (1 << UInt32($0)) != 0 }) else {
+            throw GameVulkanError(call: "vkGetImageMemoryRequirements (no memory type)", result: VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        }
+        var allocation = VkMemoryAllocateInfo()
+        allocation.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
+        allocation.allocationSize = requirements.size
+        allocation.memoryTypeIndex = UInt32(type)
+        var memory: VkDeviceMemory?
+        try check(vkAllocateMemory(device, &allocation, nil, &memory), "vkAllocateMemory")
+        frameMemory = memory
+        try check(vkBindImageMemory(device, frameImage, frameMemory, 0), "vkBindImageMemory")
+
+        var viewInfo = VkImageViewCreateInfo()
+        viewInfo.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO
+        viewInfo.image = frameImage
+        viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D
+        viewInfo.format = VK_FORMAT_R8G8B8A8_UNORM
+        viewInfo.subresourceRange = VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: 0, levelCount: 1,
+                                                            baseArrayLayer: 0, layerCount: 1)
+        var view: VkImageView?
+        try check(vkCreateImageView(device, &viewInfo, nil, &view), "vkCreateImageView")
+        frameView = view
+    }
+
+    /// One colour attachment, its old contents dropped (every pixel gets a tile), left for the HUD to draw
+    /// over (COLOR_ATTACHMENT_OPTIMAL). The dependency orders it after the last frame's copy out of it.
+    private func makeRenderPass() throws {
+        var attachment = VkAttachmentDescription()
+        attachment.format = VK_FORMAT_R8G8B8A8_UNORM
+        attachment.samples = VK_SAMPLE_COUNT_1_BIT
+        attachment.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
+        attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE
+        attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
+        attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
+        attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
+        attachment.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
+        var reference = VkAttachmentReference(attachment: 0, layout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)
+        var dependency = VkSubpassDependency()
+        dependency.srcSubpass = VK_SUBPASS_EXTERNAL
+        dependency.dstSubpass = 0
+        dependency.srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
+        dependency.srcAccessMask = 0
+        dependency.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
+        dependency.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT.rawValue
+        var created: VkRenderPass?
+        try withUnsafePointer(to: &reference) { referencePointer in
+            var subpass = VkSubpassDescription()
+            subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS
+            subpass.colorAttachmentCount = 1
+            subpass.pColorAttachments = referencePointer
+            try withUnsafePointer(to: &attachment) { attachmentPointer in
+                try withUnsafePointer(to: &subpass) { subpassPointer in
+                    try withUnsafePointer(to: &dependency) { dependencyPointer in
+                        var info = VkRenderPassCreateInfo()
+                        info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO
+                        info.attachmentCount = 1
+                        info.pAttachments = attachmentPointer
+                        info.subpassCount = 1
+                        info.pSubpasses = subpassPointer
+                        info.dependencyCount = 1
+                        info.pDependencies = dependencyPointer
+                        try check(vkCreateRenderPass(device, &info, nil, &created), "vkCreateRenderPass")
+                    }
+                }
+            }
+        }
+        renderPass = created
+
+        var view: VkImageView? = frameView
+        var framebufferInfo = VkFramebufferCreateInfo()
+        framebufferInfo.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO
+        framebufferInfo.renderPass = renderPass
+        framebufferInfo.attachmentCount = 1
+        framebufferInfo.width = UInt32(width)
+        framebufferInfo.height = UInt32(height)
+        framebufferInfo.layers = 1
+        var createdFramebuffer: VkFramebuffer?
+        try withUnsafePointer(to: &view) { viewPointer in
+            framebufferInfo.pAttachments = viewPointer
+            try check(vkCreateFramebuffer(device, &framebufferInfo, nil, &createdFramebuffer), "vkCreateFramebuffer")
+        }
+        framebuffer = createdFramebuffer
+    }
+
+    private func makeCommands() throws {
+        var poolInfo = VkCommandPoolCreateInfo()
+        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
+        poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT.rawValue
+        poolInfo.queueFamilyIndex = queueFamily
+        var pool: VkCommandPool?
+        try check(vkCreateCommandPool(device, &poolInfo, nil, &pool), "vkCreateCommandPool")
+        commandPool = pool
+        var allocation = VkCommandBufferAllocateInfo()
+        allocation.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
+        allocation.commandPool = commandPool
+        allocation.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
+        allocation.commandBufferCount = 1
+        var buffer: VkCommandBuffer?
+        try check(vkAllocateCommandBuffers(device, &allocation, &buffer), "vkAllocateCommandBuffers")
+        commandBuffer = buffer
+        var fenceInfo = VkFenceCreateInfo()
+        fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
+        fenceInfo.flags = VK_FENCE_CREATE_SIGNALED_BIT.rawValue
+        var fence: VkFence?
+        try check(vkCreateFence(device, &fenceInfo, nil, &fence), "vkCreateFence")
+        frameDone = fence
+        var semaphoreInfo = VkSemaphoreCreateInfo()
+        semaphoreInfo.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO
+        var semaphore: VkSemaphore?
+        try check(vkCreateSemaphore(device, &semaphoreInfo, nil, &semaphore), "vkCreateSemaphore")
+        sceneDrawn = semaphore
+    }
+}
