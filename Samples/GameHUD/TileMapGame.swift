@@ -1,7 +1,7 @@
 // The game under the HUD: a scrolling tile map drawn with the game's own Vulkan objects — its instance,
-// device, queue, frame image and render pass — as a game engine would own them. LayerKit is handed
-// these handles (`hudTarget`) and draws the HUD over the game's frame; it creates nothing global on them
-// and never destroys them.
+// device, queue, frame image, render pass and command buffer — as a game engine would own them. LayerKit
+// is handed these handles (`hudTarget`) and records the HUD into the game's command buffer, over the
+// game's frame; it creates nothing global on them and never destroys them.
 //
 // To stay short, the game draws without a pipeline: each tile is a rectangle cleared to its terrain's
 // colour inside the game's render pass (`vkCmdClearAttachments`), a few calls a frame, one per terrain.
@@ -48,8 +48,6 @@ final class TileMapGame {
     private var commandPool: VkCommandPool!
     private var commandBuffer: VkCommandBuffer!
     private var frameDone: VkFence!
-    /// Signalled when the game's frame is drawn: the HUD waits on it.
-    private(set) var sceneDrawn: VkSemaphore!
 
     init(width: Int, height: Int) throws {
         (self.width, self.height) = (width, height)
@@ -62,7 +60,6 @@ final class TileMapGame {
     deinit {
         guard let device else { return }
         vkDeviceWaitIdle(device)
-        vkDestroySemaphore(device, sceneDrawn, nil)
         vkDestroyFence(device, frameDone, nil)
         vkDestroyCommandPool(device, commandPool, nil)
         vkDestroyFramebuffer(device, framebuffer, nil)
@@ -75,13 +72,12 @@ final class TileMapGame {
     }
 
     /// What LayerKit draws the HUD into: the game's frame image, kept (`initialLayout`: where the game's
-    /// render pass leaves it), after the game's frame (`waitSemaphore`), left ready to copy out.
+    /// render pass leaves it), left ready to copy out.
     var hudTarget: CARenderer.VulkanTarget {
         CARenderer.VulkanTarget(
             instance: instance, physicalDevice: physicalDevice, device: device, queueFamilyIndex: queueFamily,
             image: frameImage, imageView: frameView, format: VK_FORMAT_R8G8B8A8_UNORM.rawValue, width: width, height: height,
-            finalLayout: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL.rawValue, waitSemaphore: sceneDrawn,
-            initialLayout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL.rawValue)
+            finalLayout: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL.rawValue, initialLayout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL.rawValue)
     }
 
     /// The terrain of tile (x, y): rolling hills of a few sines, the same for every run.
@@ -94,9 +90,10 @@ final class TileMapGame {
     /// How far the map has scrolled at `time`, in pixels.
     static func scroll(at time: Double) -> Double { time * scrollSpeed }
 
-    /// Records and submits the game's frame at `time` (it signals `sceneDrawn`): the tiles in view,
-    /// cleared terrain by terrain inside the game's render pass.
-    func drawScene(at time: Double) throws {
+    /// Begins the game's frame at `time` in its command buffer (once the GPU has finished the last one):
+    /// the tiles in view, cleared terrain by terrain inside the game's render pass. Returns the command
+    /// buffer, still recording, for the HUD; `submitFrame()` ends and submits it.
+    func beginFrame(at time: Double) throws -> VkCommandBuffer {
         var fence: VkFence? = frameDone
         try check(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences")
         try check(vkResetFences(device, 1, &fence), "vkResetFences")
@@ -138,20 +135,20 @@ final class TileMapGame {
             terrainRects.withUnsafeBufferPointer { vkCmdClearAttachments(commandBuffer, 1, &clear, UInt32($0.count), $0.baseAddress) }
         }
         vkCmdEndRenderPass(commandBuffer)
-        try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer")
+        return commandBuffer
+    }
 
+    /// Ends the frame's command buffer (the game's pass and whatever was recorded after it) and submits
+    /// it: one submission a frame.
+    func submitFrame() throws {
+        try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer")
         var buffer: VkCommandBuffer? = commandBuffer
-        var signal: VkSemaphore? = sceneDrawn
         try withUnsafePointer(to: &buffer) { buffers in
-            try withUnsafePointer(to: &signal) { signals in
-                var submit = VkSubmitInfo()
-                submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-                submit.commandBufferCount = 1
-                submit.pCommandBuffers = buffers
-                submit.signalSemaphoreCount = 1
-                submit.pSignalSemaphores = signals
-                try check(vkQueueSubmit(queue, 1, &submit, frameDone), "vkQueueSubmit")
-            }
+            var submit = VkSubmitInfo()
+            submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+            submit.commandBufferCount = 1
+            submit.pCommandBuffers = buffers
+            try check(vkQueueSubmit(queue, 1, &submit, frameDone), "vkQueueSubmit")
         }
     }
 
@@ -347,10 +344,5 @@ final class TileMapGame {
         var fence: VkFence?
         try check(vkCreateFence(device, &fenceInfo, nil, &fence), "vkCreateFence")
         frameDone = fence
-        var semaphoreInfo = VkSemaphoreCreateInfo()
-        semaphoreInfo.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO
-        var semaphore: VkSemaphore?
-        try check(vkCreateSemaphore(device, &semaphoreInfo, nil, &semaphore), "vkCreateSemaphore")
-        sceneDrawn = semaphore
     }
 }

@@ -1,10 +1,11 @@
 // GameHUD: a LayerKit HUD drawn over a game's own Vulkan frame.
 //
-// The game (`TileMapGame`) owns its instance, device, queue, frame image and render pass, and draws a
-// scrolling tile map each frame. LayerKit draws the HUD straight over that image on the game's device
-// (`CARenderer(vulkanTarget:)` with `initialLayout`: the game's pixels are kept), after the game's frame
-// (a semaphore): a health bar with a gradient, damage numbers that float up and fade, a round minimap
-// scrolling with the map, a spinner, and a pause panel that slides in — in one render pass of LayerKit's.
+// The game (`TileMapGame`) owns its instance, device, queue, frame image, render pass and command
+// buffer, and draws a scrolling tile map each frame. LayerKit records the HUD into the game's command
+// buffer, straight over the game's frame on the game's device (`CARenderer(vulkanTarget:)` with
+// `initialLayout`: the game's pixels are kept; `render(recordingInto:)`): a health bar with a gradient,
+// damage numbers that float up and fade, a round minimap scrolling with the map, a spinner, and a pause
+// panel that slides in — one render pass of LayerKit's in the game's one submission a frame.
 //
 //   swift run GameHUD --headless --out out/gamehud     (PNG frames: the game's tiles with the HUD over them)
 import ArgumentParser
@@ -39,12 +40,13 @@ struct GameHUD: ParsableCommand {
         let start = CACurrentMediaTime()
         for frame in 0..<frames {
             let t = Double(frame) / 60
-            try game.drawScene(at: t)  // the game's frame, in its own command buffer
-            hud.update(at: t)          // the HUD's model, as the game's logic would change it
+            let commands = try game.beginFrame(at: t)  // the game's frame, in its command buffer
+            hud.update(at: t)                          // the HUD's model, as the game's logic would change it
             CATransaction.flush()
             renderer.beginFrame(atTime: start + t)
-            renderer.render()          // the HUD over the game's pixels, after the game's frame
+            try renderer.render(recordingInto: commands)  // the HUD over the game's pixels, in the same buffer
             renderer.endFrame()
+            try game.submitFrame()                     // the frame's one submission: the game's
             try renderer.snapshot().pngData().write(to: folder.appendingPathComponent(String(format: "frame-%03d.png", frame)))
         }
         let statistics = renderer.lastFrameStatistics

@@ -299,6 +299,26 @@ public final class CARenderer: @unchecked Sendable {
         }
     }
 
+    /// Records the frame begun by `beginFrame(atTime:)` into the app's command buffer instead of submitting
+    /// one of LayerKit's: its uploads, offscreen passes, its render pass over the target image, the move
+    /// to the target's `finalLayout` and, with `readsBack`, the copy for `snapshot()` — all after the app's
+    /// own commands in that buffer, which order them (the target's semaphores are not used). The HUD then
+    /// costs the game no submission and no command buffer of LayerKit's.
+    ///
+    /// `commandBuffer` is the app's `VkCommandBuffer`, begun, outside a render pass, for the target's queue
+    /// family. The app submits it to the target's queue before the next frame (or `snapshot()`); LayerKit
+    /// keeps each frame's resources until the GPU has finished it, which it learns from a fence it signals
+    /// after the app's submission.
+    ///
+    /// - Throws: `VulkanError.unsupportedTarget` for a renderer on LayerKit's own device; any failure to
+    ///   record (the buffer must then not be submitted). A lost device shows in the app's submit.
+    public func render(recordingInto commandBuffer: OpaquePointer) throws {
+        guard vulkanTarget != nil else {
+            throw VulkanError.unsupportedTarget("render(recordingInto:) records into an app's command buffer: create the renderer with init(vulkanTarget:)")
+        }
+        try renderFrame(recordingInto: commandBuffer)
+    }
+
     /// Why a frame was not rendered as asked (`onError`).
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// The device was lost. With `recovered`, the renderer runs on a new device and rendered the frame
@@ -425,7 +445,7 @@ public final class CARenderer: @unchecked Sendable {
     /// The render graph of the last `render()`, printable (`description`).
     package private(set) var lastGraph: RenderGraph?
 
-    private func renderFrame() throws {
+    private func renderFrame(recordingInto appBuffer: OpaquePointer? = nil) throws {
         producer.builder.viewport = bounds
         producer.clearColor = clearColor.premultipliedRGBA
         // Let go of the last frame's graph first: an image only it still holds (a backing store just
@@ -446,7 +466,7 @@ public final class CARenderer: @unchecked Sendable {
         let counters: FrameCounters
         let executeStarted = StageClock.now()
         do {
-            counters = try renderer.render(graph, readback: readsBack)
+            counters = try renderer.render(graph, readback: readsBack, recordingInto: appBuffer)
         } catch {
             producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
             throw error

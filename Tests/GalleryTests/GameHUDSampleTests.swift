@@ -2,7 +2,7 @@ import Foundation
 import LayerKit
 import XCTest
 
-/// The GameHUD sample, run as a user runs it (the built executable, headless, validation on): the game's
+/// The GameHUD sample, run as a user runs it (the built executable, headless, validation on; the HUD recorded into the game's command buffer): the game's
 /// tiles where the HUD leaves them alone, the HUD's health bar and pause panel drawn over them.
 ///
 /// The expected tile colours are the sample's terrain function worked out again here: tile (column, row)

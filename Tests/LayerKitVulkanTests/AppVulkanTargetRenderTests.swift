@@ -29,7 +29,7 @@ final class AppVulkanTargetRenderTests: CARendererTestCase {
         let app = try VulkanContext(applicationName: "a game", validation: true, pipelineCache: .none)
         let image = try GPUImage(device: app.device, allocator: app.allocator, width: 64, height: 64, format: format,
                                  usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue
-                                     | VK_IMAGE_USAGE_SAMPLED_BIT.rawValue, name: "the game's HUD image")
+                                     | VK_IMAGE_USAGE_TRANSFER_DST_BIT.rawValue | VK_IMAGE_USAGE_SAMPLED_BIT.rawValue, name: "the game's HUD image")
         let target = CARenderer.VulkanTarget(
             instance: app.instance.handle, physicalDevice: app.device.physicalDevice, device: app.device.handle,
             queueFamilyIndex: app.device.queueFamily, image: image.handle, imageView: image.view, format: format.rawValue,
@@ -152,5 +152,100 @@ final class AppVulkanTargetRenderTests: CARendererTestCase {
         XCTAssertEqual(PixelRGBA(try hud.snapshot(), 4, 4), PixelRGBA(0, 255, 0, 255))
         XCTAssertEqual(app.validationMessages, [])
         withExtendedLifetime(image) {}
+    }
+
+    /// Moves `image` between layouts inside `commandBuffer` (whole image, colour).
+    private func transition(_ commandBuffer: VkCommandBuffer?, _ image: VkImage, from old: VkImageLayout, to new: VkImageLayout,
+                            after source: (VkPipelineStageFlagBits, VkAccessFlagBits?), before destination: (VkPipelineStageFlagBits, UInt32)) {
+        var barrier = VkImageMemoryBarrier()
+        barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER
+        barrier.srcAccessMask = source.1?.rawValue ?? 0
+        barrier.dstAccessMask = destination.1
+        barrier.oldLayout = old
+        barrier.newLayout = new
+        barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
+        barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
+        barrier.image = image
+        barrier.subresourceRange = VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: 0, levelCount: 1,
+                                                           baseArrayLayer: 0, layerCount: 1)
+        vkCmdPipelineBarrier(commandBuffer, source.0.rawValue, destination.0.rawValue, 0, 0, nil, 0, nil, 1, &barrier)
+    }
+
+    func testTheHUDIsRecordedIntoTheAppsOwnCommandBuffer() throws {
+        // One command buffer a frame, the app's: it clears its image (red, then green, then red), makes it a
+        // colour attachment, LayerKit records the HUD after that (a half-transparent blue square), and the
+        // app submits with its own fence. Three frames: LayerKit's frame slots come round again, each
+        // reused only after the app's submission of it finished.
+        let (app, image, target) = try appTarget(format: VK_FORMAT_R8G8B8A8_UNORM)
+        var hudTarget = target
+        hudTarget.initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL.rawValue
+        let hud = try CARenderer(vulkanTarget: hudTarget)
+        hud.readsBack = true
+        let root = makeRoot()
+        makeLayer(CGRect(x: 16, y: 16, width: 32, height: 32), CGColor(red: 0, green: 0, blue: 1, alpha: 0.5), in: root)
+        hud.layer = root
+
+        let device = app.device.handle
+        var poolInfo = VkCommandPoolCreateInfo()
+        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
+        poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT.rawValue
+        poolInfo.queueFamilyIndex = app.device.queueFamily
+        var pool: VkCommandPool?
+        XCTAssertEqual(vkCreateCommandPool(device, &poolInfo, nil, &pool), VK_SUCCESS)
+        defer { vkDestroyCommandPool(device, pool, nil) }
+        var allocation = VkCommandBufferAllocateInfo()
+        allocation.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
+        allocation.commandPool = pool
+        allocation.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
+        allocation.commandBufferCount = 1
+        var commandBuffer: VkCommandBuffer?
+        XCTAssertEqual(vkAllocateCommandBuffers(device, &allocation, &commandBuffer), VK_SUCCESS)
+        var fenceInfo = VkFenceCreateInfo()
+        fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
+        fenceInfo.flags = VK_FENCE_CREATE_SIGNALED_BIT.rawValue
+        var fence: VkFence?
+        XCTAssertEqual(vkCreateFence(device, &fenceInfo, nil, &fence), VK_SUCCESS)
+        defer { vkDestroyFence(device, fence, nil) }
+
+        for frame in 0..<3 {
+            XCTAssertEqual(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), VK_SUCCESS)
+            XCTAssertEqual(vkResetFences(device, 1, &fence), VK_SUCCESS)
+            XCTAssertEqual(vkResetCommandBuffer(commandBuffer, 0), VK_SUCCESS)
+            var begin = VkCommandBufferBeginInfo()
+            begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+            XCTAssertEqual(vkBeginCommandBuffer(commandBuffer, &begin), VK_SUCCESS)
+            // The game's frame: its image cleared (after the last frame's copy out of it).
+            transition(commandBuffer, image.handle, from: VK_IMAGE_LAYOUT_UNDEFINED, to: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                       after: (VK_PIPELINE_STAGE_TRANSFER_BIT, nil), before: (VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue))
+            var color = VkClearColorValue()
+            color.float32 = frame == 1 ? (0, 1, 0, 1) : (1, 0, 0, 1)
+            var range = VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: 0, levelCount: 1,
+                                                baseArrayLayer: 0, layerCount: 1)
+            vkCmdClearColorImage(commandBuffer, image.handle, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1, &range)
+            transition(commandBuffer, image.handle, from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                       after: (VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT),
+                       before: (VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                VK_ACCESS_COLOR_ATTACHMENT_READ_BIT.rawValue | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT.rawValue))
+            // The HUD, in the same buffer.
+            hud.beginFrame(atTime: Double(frame))
+            try hud.render(recordingInto: commandBuffer!)
+            hud.endFrame()
+            XCTAssertEqual(vkEndCommandBuffer(commandBuffer), VK_SUCCESS)
+            try withUnsafePointer(to: &commandBuffer) { buffers in
+                var submit = VkSubmitInfo()
+                submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                submit.commandBufferCount = 1
+                submit.pCommandBuffers = buffers
+                XCTAssertEqual(vkQueueSubmit(app.device.queue, 1, &submit, fence), VK_SUCCESS)
+            }
+        }
+        let frame = try hud.snapshot()
+        assertPixels(frame, "hud recorded into the app's buffer", tolerance: 1, probes: [
+            Probe("the app's clear", 4, 4, PixelRGBA(255, 0, 0, 255)),
+            Probe("the HUD over it", 32, 32, PixelRGBA(premultiplied: 0.5, 0, 0.5, 1)),
+        ])
+        XCTAssertEqual(app.validationMessages, [])
+        XCTAssertThrowsError(try CARenderer(width: 8, height: 8).render(recordingInto: commandBuffer!), "LayerKit's own device: no app buffer")
+        XCTAssertEqual(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), VK_SUCCESS)
     }
 }

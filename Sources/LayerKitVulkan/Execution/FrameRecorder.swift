@@ -70,11 +70,17 @@ final class FrameRecorder {
         try context.layerPipeline(format: format).renderPass
     }
 
-    /// The next frame slot, its previous submission finished and recycled, its command buffer begun.
-    func beginFrame() throws -> FrameContext {
+    /// The frame last recorded into an app's command buffer, whose fence is not signalled yet.
+    private var recordedFrame: FrameContext?
+
+    /// The next frame slot, its previous submission finished and recycled, its command buffer begun —
+    /// or, with `appBuffer` (an app's, begun, outside a render pass), recording into that buffer, which
+    /// the app submits (`finishRecordedFrame`).
+    func beginFrame(recordingInto appBuffer: VkCommandBuffer? = nil) throws -> FrameContext {
+        try signalRecordedFrame()
         serial += 1
         let frame = frames[Int(serial % UInt64(frames.count))]
-        try frame.beginReuse()
+        try frame.beginReuse(recordingInto: appBuffer)
         if var finished = pendingStatistics[frame.index] {
             let results = gpuResults(of: frame)
             finished.fragmentsShaded = results.fragments
@@ -84,6 +90,7 @@ final class FrameRecorder {
         }
         staging.frameCompleted(serial: frame.serial)
         uploader.beginFrame()
+        if appBuffer != nil { return frame }
         var beginInfo = VkCommandBufferBeginInfo()
         beginInfo.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
         beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
@@ -146,6 +153,25 @@ final class FrameRecorder {
         frame.serial = serial
     }
 
+    /// Ends a frame recorded into an app's command buffer: the app submits it. Its fence is signalled by an
+    /// empty submission at the start of the next frame (or before waiting for it): a fence signal waits for
+    /// everything submitted earlier on the queue, the app's buffer by then included.
+    func finishRecordedFrame(_ frame: FrameContext) {
+        frame.awaitsAppSubmission = true
+        recordedFrame = frame
+        staging.endFrame(serial: serial)
+        frame.serial = serial
+    }
+
+    /// Signals the fence of the frame last recorded into an app's command buffer, once the app has
+    /// submitted that buffer (the contract of `CARenderer.render(recordingInto:)`).
+    func signalRecordedFrame() throws {
+        guard let frame = recordedFrame else { return }
+        recordedFrame = nil
+        frame.awaitsAppSubmission = false
+        try check(vkQueueSubmit(context.device.queue, 0, nil, frame.fence), "vkQueueSubmit(fence of recorded frame \(frame.serial))")
+    }
+
     /// Gives up the frame begun last: nothing of it runs. Its uploads are forgotten, and an empty
     /// submission waits on `semaphore` (an acquire that must be consumed) and signals the fence.
     func abandon(_ frame: FrameContext, consuming semaphore: VkSemaphore? = nil) {
@@ -179,6 +205,7 @@ final class FrameRecorder {
 
     /// Waits until the GPU has finished every submitted frame.
     func waitUntilIdle() throws {
+        try signalRecordedFrame()
         for frame in frames { try frame.waitForCompletion() }
     }
 

@@ -90,13 +90,15 @@ package final class HeadlessRenderer: @unchecked Sendable {
     /// Records and submits one frame. Returns without waiting for the GPU.
     ///
     /// - Parameter readback: copy the result for `readback()` (skip it for frames nobody reads).
+    /// - Parameter appBuffer: an app's command buffer (begun, outside a render pass) to record into
+    ///   instead of submitting: the app submits it, before the next frame or readback.
     @discardableResult
-    package func render(_ graph: RenderGraph, readback: Bool = true) throws -> FrameCounters {
-        try context.access.run { try renderFrame(graph, readback: readback) }
+    package func render(_ graph: RenderGraph, readback: Bool = true, recordingInto appBuffer: VkCommandBuffer? = nil) throws -> FrameCounters {
+        try context.access.run { try renderFrame(graph, readback: readback, recordingInto: appBuffer) }
     }
 
-    private func renderFrame(_ graph: RenderGraph, readback: Bool) throws -> FrameCounters {
-        let frame = try recorder.beginFrame()
+    private func renderFrame(_ graph: RenderGraph, readback: Bool, recordingInto appBuffer: VkCommandBuffer?) throws -> FrameCounters {
+        let frame = try recorder.beginFrame(recordingInto: appBuffer)
         let counters: FrameCounters
         do {
             (counters, _) = try recorder.record(graph, frame: frame, into: FramebufferTarget(
@@ -123,11 +125,16 @@ package final class HeadlessRenderer: @unchecked Sendable {
                     destination: (VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT.rawValue))
             }
         } catch {
-            recorder.abandon(frame, consuming: appTarget?.wait)
+            recorder.abandon(frame, consuming: appBuffer == nil ? appTarget?.wait : nil)
             throw error
         }
-        try recorder.submit(frame, wait: appTarget?.wait.map { ($0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT) },
-                            signal: appTarget?.signal)
+        if appBuffer != nil {
+            // The app's buffer orders LayerKit's commands after the app's own: no semaphores.
+            recorder.finishRecordedFrame(frame)
+        } else {
+            try recorder.submit(frame, wait: appTarget?.wait.map { ($0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT) },
+                                signal: appTarget?.signal)
+        }
         frame.hasReadback = readback
         lastFrame = frame
         return counters
@@ -142,6 +149,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
 
     private func readLastFrame() throws -> CGImage {
         guard let frame = lastFrame, frame.hasReadback, let buffer = frame.readbackBuffer else { throw VulkanError.nothingRendered }
+        try recorder.signalRecordedFrame()
         try frame.waitForCompletion()
         return target.image(from: buffer)
     }

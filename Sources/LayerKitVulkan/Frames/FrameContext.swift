@@ -10,7 +10,14 @@ final class FrameContext {
     let index: Int
     let fence: VkFence
     let commandPool: VkCommandPool
-    let commandBuffer: VkCommandBuffer
+    /// The frame's own command buffer.
+    let ownCommandBuffer: VkCommandBuffer
+    /// What this frame records into: its own buffer, or an app's (`FrameRecorder.beginFrame(recordingInto:)`).
+    private(set) var commandBuffer: VkCommandBuffer
+    /// Whether the frame was recorded into an app's command buffer whose submission is the app's: its
+    /// fence is signalled by an empty submission made after the app has submitted
+    /// (`FrameRecorder.signalRecordedFrame`).
+    var awaitsAppSubmission = false
     /// Serial of the last submission recorded here; 0 before the first.
     var serial: UInt64 = 0
     /// Per-frame instance data (`LayerInstance.stride` bytes per instance) and its set-0 descriptor.
@@ -59,6 +66,7 @@ final class FrameContext {
             vkDestroyFence(device.handle, self.fence, nil)
         }
         try check(bufferResult, "vkAllocateCommandBuffers(frame \(index))")
+        ownCommandBuffer = commandBuffer!
         self.commandBuffer = commandBuffer!
         device.labels.name(self.fence, VK_OBJECT_TYPE_FENCE, "frame \(index) fence")
         device.labels.name(commandPool, VK_OBJECT_TYPE_COMMAND_POOL, "frame \(index) command pool")
@@ -78,14 +86,16 @@ final class FrameContext {
         try check(vkWaitForFences(device.handle, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences(frame \(index))")
     }
 
-    /// Waits for the previous submission, releases what it deferred and readies the command buffer.
-    func beginReuse() throws {
+    /// Waits for the previous submission, releases what it deferred and readies the command buffer the
+    /// frame records into: its own, or `appBuffer`.
+    func beginReuse(recordingInto appBuffer: VkCommandBuffer? = nil) throws {
         try waitForCompletion()
         deferredReleases.removeAll()
         try check(vkResetCommandPool(device.handle, commandPool, 0), "vkResetCommandPool(frame \(index))")
         var fence: VkFence? = self.fence
         try check(vkResetFences(device.handle, 1, &fence), "vkResetFences(frame \(index))")
         hasReadback = false
+        commandBuffer = appBuffer ?? ownCommandBuffer
     }
 
     /// Keeps `object` alive until this frame's submission has completed.
