@@ -86,7 +86,7 @@ let package = Package(
         // A game's own Vulkan frame with a LayerKit HUD drawn over it on the game's device.
         .executableTarget(
             name: "GameHUD",
-            dependencies: ["LayerKitVulkan", "CVulkan", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["LayerKitVulkan", "CVulkan", "CSDL2", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Samples/GameHUD",
             swiftSettings: swiftSettings
         ),

@@ -46,20 +46,28 @@ final class TileMapGame {
     private var renderPass: VkRenderPass!
     private var framebuffer: VkFramebuffer!
     private var commandPool: VkCommandPool!
-    private var commandBuffer: VkCommandBuffer!
+    private(set) var commandBuffer: VkCommandBuffer!
     private var frameDone: VkFence!
+    /// In a window: the surface, swapchain and semaphores the frame is shown with (`TileMapGame+Present.swift`).
+    var presenter: Presenter?
 
-    init(width: Int, height: Int) throws {
+    /// A game drawing `width`×`height` frames, shown in `window` when given (else read back).
+    init(width: Int, height: Int, window: GameWindow? = nil) throws {
         (self.width, self.height) = (width, height)
-        try makeDevice()
+        try makeDevice(window: window)
         try makeFrameImage()
         try makeRenderPass()
         try makeCommands()
+        if let window, let surface { presenter = try Presenter(game: self, surface: surface, window: window) }
     }
+
+    /// The window's surface, made with the instance (nil headless).
+    private(set) var surface: VkSurfaceKHR?
 
     deinit {
         guard let device else { return }
         vkDeviceWaitIdle(device)
+        presenter = nil
         vkDestroyFence(device, frameDone, nil)
         vkDestroyCommandPool(device, commandPool, nil)
         vkDestroyFramebuffer(device, framebuffer, nil)
@@ -68,6 +76,7 @@ final class TileMapGame {
         vkDestroyImage(device, frameImage, nil)
         vkFreeMemory(device, frameMemory, nil)
         vkDestroyDevice(device, nil)
+        if let surface { vkDestroySurfaceKHR(instance, surface, nil) }
         vkDestroyInstance(instance, nil)
     }
 
@@ -139,41 +148,69 @@ final class TileMapGame {
     }
 
     /// Ends the frame's command buffer (the game's pass and whatever was recorded after it) and submits
-    /// it: one submission a frame.
+    /// it: one submission a frame. In a window, the frame is copied into the swapchain's image first and
+    /// presented.
     func submitFrame() throws {
+        let shown = try presenter?.recordCopy(from: frameImage, width: width, height: height, into: commandBuffer)
         try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer")
         var buffer: VkCommandBuffer? = commandBuffer
+        var wait = shown?.acquired
+        var waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
+        var signal = shown?.drawn
         try withUnsafePointer(to: &buffer) { buffers in
-            var submit = VkSubmitInfo()
-            submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-            submit.commandBufferCount = 1
-            submit.pCommandBuffers = buffers
-            try check(vkQueueSubmit(queue, 1, &submit, frameDone), "vkQueueSubmit")
+            try withUnsafePointer(to: &wait) { waits in
+                try withUnsafePointer(to: &waitStage) { stages in
+                    try withUnsafePointer(to: &signal) { signals in
+                        var submit = VkSubmitInfo()
+                        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                        submit.commandBufferCount = 1
+                        submit.pCommandBuffers = buffers
+                        submit.waitSemaphoreCount = shown == nil ? 0 : 1
+                        submit.pWaitSemaphores = waits
+                        submit.pWaitDstStageMask = stages
+                        submit.signalSemaphoreCount = shown == nil ? 0 : 1
+                        submit.pSignalSemaphores = signals
+                        try check(vkQueueSubmit(queue, 1, &submit, frameDone), "vkQueueSubmit")
+                    }
+                }
+            }
         }
+        if let shown { try presenter?.present(shown, on: queue) }
     }
 
     // MARK: Set-up
 
-    private func makeDevice() throws {
+    /// C strings for Vulkan's name lists, freed with the list.
+    private final class CStrings {
+        let pointers: [UnsafePointer<CChar>?]
+        init(_ strings: [String]) { pointers = strings.map { UnsafePointer(strdup($0)) } }
+        deinit { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+    }
+
+    private func makeDevice(window: GameWindow?) throws {
         var app = VkApplicationInfo()
         app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO
         app.apiVersion = (1 << 22) | (1 << 12)
         let validation = ProcessInfo.processInfo.environment["LK_VALIDATION"] == "1"
-        let layerName = strdup("VK_LAYER_KHRONOS_validation")
-        defer { free(layerName) }
-        var layers: [UnsafePointer<CChar>?] = [UnsafePointer(layerName)]
+        let layers = CStrings(validation ? ["VK_LAYER_KHRONOS_validation"] : [])
+        let instanceExtensions = CStrings(try window?.instanceExtensions() ?? [])
         var created: VkInstance?
         try withUnsafePointer(to: &app) { appPointer in
-            try layers.withUnsafeMutableBufferPointer { layerPointer in
-                var info = VkInstanceCreateInfo()
-                info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
-                info.pApplicationInfo = appPointer
-                info.enabledLayerCount = validation ? 1 : 0
-                info.ppEnabledLayerNames = validation ? UnsafePointer(layerPointer.baseAddress) : nil
-                try check(vkCreateInstance(&info, nil, &created), "vkCreateInstance")
+            try layers.pointers.withUnsafeBufferPointer { layerPointer in
+                try instanceExtensions.pointers.withUnsafeBufferPointer { extensionPointer in
+                    var info = VkInstanceCreateInfo()
+                    info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
+                    info.pApplicationInfo = appPointer
+                    info.enabledLayerCount = UInt32(layerPointer.count)
+                    info.ppEnabledLayerNames = layerPointer.baseAddress
+                    info.enabledExtensionCount = UInt32(extensionPointer.count)
+                    info.ppEnabledExtensionNames = extensionPointer.baseAddress
+                    try check(vkCreateInstance(&info, nil, &created), "vkCreateInstance")
+                }
             }
         }
         instance = created
+        surface = try window?.makeSurface(instance: instance)
 
         var count: UInt32 = 0
         try check(vkEnumeratePhysicalDevices(instance, &count, nil), "vkEnumeratePhysicalDevices")
@@ -186,13 +223,21 @@ final class TileMapGame {
         vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, nil)
         var families = [VkQueueFamilyProperties](repeating: VkQueueFamilyProperties(), count: Int(familyCount))
         vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount, &families)
-        guard let graphics = families.firstIndex(where: { $0.queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 }) else {
+        // A graphics queue that can present to the window's surface (any graphics queue headless).
+        func presents(_ family: Int) -> Bool {
+            guard let surface else { return true }
+            var supported: VkBool32 = 0
+            vkGetPhysicalDeviceSurfaceSupportKHR(physicalDevice, UInt32(family), surface, &supported)
+            return supported != 0
+        }
+        guard let graphics = families.indices.first(where: { families[$0].queueFlags & VK_QUEUE_GRAPHICS_BIT.rawValue != 0 && presents($0) }) else {
             throw GameVulkanError(call: "vkGetPhysicalDeviceQueueFamilyProperties (no graphics queue)", result: VK_ERROR_INITIALIZATION_FAILED)
         }
         queueFamily = UInt32(graphics)
 
         var priority: Float = 1
         var createdDevice: VkDevice?
+        let deviceExtensions = CStrings(surface == nil ? [] : ["VK_KHR_swapchain"])
         try withUnsafePointer(to: &priority) { priorityPointer in
             var queueInfo = VkDeviceQueueCreateInfo()
             queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
@@ -200,11 +245,15 @@ final class TileMapGame {
             queueInfo.queueCount = 1
             queueInfo.pQueuePriorities = priorityPointer
             try withUnsafePointer(to: &queueInfo) { queuePointer in
-                var info = VkDeviceCreateInfo()
-                info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
-                info.queueCreateInfoCount = 1
-                info.pQueueCreateInfos = queuePointer
-                try check(vkCreateDevice(physicalDevice, &info, nil, &createdDevice), "vkCreateDevice")
+                try deviceExtensions.pointers.withUnsafeBufferPointer { extensionPointer in
+                    var info = VkDeviceCreateInfo()
+                    info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
+                    info.queueCreateInfoCount = 1
+                    info.pQueueCreateInfos = queuePointer
+                    info.enabledExtensionCount = UInt32(extensionPointer.count)
+                    info.ppEnabledExtensionNames = extensionPointer.baseAddress
+                    try check(vkCreateDevice(physicalDevice, &info, nil, &createdDevice), "vkCreateDevice")
+                }
             }
         }
         device = createdDevice

@@ -7,7 +7,8 @@
 // damage numbers that float up and fade, a round minimap scrolling with the map, a spinner, and a pause
 // panel that slides in — one render pass of LayerKit's in the game's one submission a frame.
 //
-//   swift run GameHUD --headless --out out/gamehud     (PNG frames: the game's tiles with the HUD over them)
+//   swift run GameHUD                                   (the game's window, until closed or Escape)
+//   swift run GameHUD --headless --out out/gamehud      (PNG frames: the game's tiles with the HUD over them)
 import ArgumentParser
 import Foundation
 import LayerKit
@@ -16,10 +17,10 @@ import LayerKitVulkan
 struct GameHUD: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "A LayerKit HUD over a game's own Vulkan frame.")
 
-    @Flag(help: "Render offscreen into PNG files (the only mode this sample has: the game draws no window).")
+    @Flag(help: "Render offscreen into PNG files instead of the game's window.")
     var headless = false
-    @Option(help: "Frames to render.")
-    var frames = 240
+    @Option(help: "Frames to render (headless: default 240; window: until closed when omitted).")
+    var frames: Int?
     @Option(help: "Folder for the PNG frames.")
     var out = "out/gamehud"
     @Option(help: "Width in pixels.")
@@ -28,30 +29,44 @@ struct GameHUD: ParsableCommand {
     var height = 540
 
     func run() throws {
-        if !headless { print("GameHUD draws into the game's own image and writes PNG frames (a window is left to the game).") }
-        let game = try TileMapGame(width: width, height: height)
+        var window: GameWindow?
+        if !headless {
+            do {
+                window = try GameWindow(title: "GameHUD", width: width, height: height)
+            } catch {
+                print("No window (\(error)); rendering headless instead.")
+            }
+        }
+        let game = try TileMapGame(width: width, height: height, window: window)
         let renderer = try CARenderer(vulkanTarget: game.hudTarget)
-        renderer.readsBack = true  // to write PNGs; a game presenting its image would leave this off
+        renderer.readsBack = window == nil  // to write PNGs; a game presenting its frame leaves it off
         let hud = HUD(size: renderer.bounds.size)
         renderer.layer = hud.root
 
         let folder = URL(fileURLWithPath: out, isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if window == nil { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let count = frames ?? (window == nil ? 240 : Int.max)
         let start = CACurrentMediaTime()
-        for frame in 0..<frames {
-            let t = Double(frame) / 60
+        var frame = 0
+        while frame < count, window?.pumpEvents() ?? true {
+            // Headless: 60 frames a second of game time; in the window, the clock (FIFO paces the loop).
+            let t = window == nil ? Double(frame) / 60 : CACurrentMediaTime() - start
             let commands = try game.beginFrame(at: t)  // the game's frame, in its command buffer
             hud.update(at: t)                          // the HUD's model, as the game's logic would change it
             CATransaction.flush()
             renderer.beginFrame(atTime: start + t)
             try renderer.render(recordingInto: commands)  // the HUD over the game's pixels, in the same buffer
             renderer.endFrame()
-            try game.submitFrame()                     // the frame's one submission: the game's
-            try renderer.snapshot().pngData().write(to: folder.appendingPathComponent(String(format: "frame-%03d.png", frame)))
+            try game.submitFrame()                     // the frame's one submission (and present): the game's
+            if window == nil {
+                try renderer.snapshot().pngData().write(to: folder.appendingPathComponent(String(format: "frame-%03d.png", frame)))
+            }
+            frame += 1
         }
         let statistics = renderer.lastFrameStatistics
-        print("Wrote \(frames) frames (\(width)x\(height)) to \(folder.standardizedFileURL.path)/frame-000.png …; "
-              + "the HUD's last frame: \(statistics.drawCalls) draw calls, \(statistics.passes) passes")
+        let shown = window == nil ? "Wrote \(frame) frames (\(width)x\(height)) to \(folder.standardizedFileURL.path)/frame-000.png …"
+            : "Presented \(game.presenter?.framesPresented ?? 0) frames in the game's window"
+        print("\(shown); the HUD's last frame: \(statistics.drawCalls) draw calls, \(statistics.passes) passes")
     }
 }
 

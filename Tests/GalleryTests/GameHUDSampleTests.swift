@@ -29,16 +29,17 @@ final class GameHUDSampleTests: XCTestCase {
         XCTAssertEqual(p.a, 255, what, file: file, line: line)
     }
 
-    func testTheHUDDrawsOverTheGamesOwnFrame() throws {
+    /// Runs the built sample with `arguments` and validation on; returns what it printed, after checking it
+    /// exited cleanly with no validation message from the game's or LayerKit's use of the device.
+    func runSample(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("GameHUD")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            return XCTFail("the GameHUD sample is built beside the tests (\(executable.path))")
+            XCTFail("the GameHUD sample is built beside the tests (\(executable.path))", file: file, line: line)
+            return ""
         }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gamehud-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: out) }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["--headless", "--frames", "180", "--out", out.path]
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LK_VALIDATION"] = "1"
         process.environment = environment
@@ -48,9 +49,22 @@ final class GameHUDSampleTests: XCTestCase {
         try process.run()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, printed)
-        XCTAssertFalse(printed.contains("Validation"), "no validation message from the game's or LayerKit's use of the device: \(printed)")
-        XCTAssertTrue(printed.contains("1 passes"), "the HUD in one render pass of LayerKit's: \(printed)")
+        XCTAssertEqual(process.terminationStatus, 0, printed, file: file, line: line)
+        XCTAssertFalse(printed.contains("Validation"), "no validation message: \(printed)", file: file, line: line)
+        XCTAssertTrue(printed.contains("1 passes"), "the HUD in one render pass of LayerKit's: \(printed)", file: file, line: line)
+        return printed
+    }
+
+    func testTheGameShowsItsFrameWithTheHUDInItsWindow() throws {
+        // The test suite runs under a display (Xvfb): the game's own window, swapchain and presents.
+        let printed = try runSample(["--frames", "30"])
+        XCTAssertTrue(printed.contains("Presented 30 frames in the game's window"), printed)
+    }
+
+    func testTheHUDDrawsOverTheGamesOwnFrame() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gamehud-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        _ = try runSample(["--headless", "--frames", "180", "--out", out.path])
 
         // Frame 0: the game's tiles untouched by the HUD; the health bar full, yellow at its middle.
         let first = try CGImage(contentsOfPNGFile: out.appendingPathComponent("frame-000.png"))

@@ -239,6 +239,8 @@ final class AppVulkanTargetRenderTests: CARendererTestCase {
                 XCTAssertEqual(vkQueueSubmit(app.device.queue, 1, &submit, fence), VK_SUCCESS)
             }
         }
+        // Statistics wait for the GPU's results of the last frame: once the app's submission of it is done.
+        XCTAssertEqual(hud.lastFrameStatistics.passes, 1, "one render pass of LayerKit's in the app's buffer")
         let frame = try hud.snapshot()
         assertPixels(frame, "hud recorded into the app's buffer", tolerance: 1, probes: [
             Probe("the app's clear", 4, 4, PixelRGBA(255, 0, 0, 255)),

@@ -203,6 +203,13 @@ final class FrameRecorder {
         frame.queries?.results() ?? (nil, nil)
     }
 
+    /// Waits until the GPU has finished `frame` (one recorded into an app's buffer: once the app has
+    /// submitted it).
+    func waitForCompletion(of frame: FrameContext) throws {
+        if frame.awaitsAppSubmission { try signalRecordedFrame() }
+        try frame.waitForCompletion()
+    }
+
     /// Waits until the GPU has finished every submitted frame.
     func waitUntilIdle() throws {
         try signalRecordedFrame()

@@ -149,8 +149,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
 
     private func readLastFrame() throws -> CGImage {
         guard let frame = lastFrame, frame.hasReadback, let buffer = frame.readbackBuffer else { throw VulkanError.nothingRendered }
-        try recorder.signalRecordedFrame()
-        try frame.waitForCompletion()
+        try recorder.waitForCompletion(of: frame)
         return target.image(from: buffer)
     }
 
@@ -161,7 +160,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
     package func lastFrameGPUResults() throws -> (fragments: Int?, seconds: Double?) {
         try context.access.run {
             guard let frame = lastFrame else { throw VulkanError.nothingRendered }
-            try frame.waitForCompletion()
+            try recorder.waitForCompletion(of: frame)
             return recorder.gpuResults(of: frame)
         }
     }
