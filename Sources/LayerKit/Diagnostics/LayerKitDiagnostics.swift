@@ -8,11 +8,11 @@ public final class LayerKitDiagnostics: @unchecked Sendable {
     /// The process-wide diagnostic sink.
     public static let shared = LayerKitDiagnostics()
 
-    /// An observation; emission stops when it is cancelled or deallocated. Sendable: its `id` is
-    /// immutable, the weak `owner` is only read, and `cancel()` goes through the owner's lock.
-    public final class Observation: @unchecked Sendable {
+    /// An observation; emission stops when it is cancelled or deallocated. Sendable (checked): its `id`
+    /// and weak `owner` are constants, and `cancel()` goes through the owner's lock.
+    public final class Observation: Sendable {
         fileprivate let id: Int
-        fileprivate weak var owner: LayerKitDiagnostics?
+        fileprivate weak let owner: LayerKitDiagnostics?
         fileprivate init(id: Int, owner: LayerKitDiagnostics) { self.id = id; self.owner = owner }
         public func cancel() { owner?.removeObserver(id) }
         deinit { cancel() }
