@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What each host (a `CARenderer`, a window) shows of the layer tree it renders: the root, the region of
 /// the root's superlayer space in the target (points), and the target's pixels per point.
@@ -8,7 +9,11 @@ import Foundation
 /// thread before they commit (`CARenderer.beginFrame(atTime:)`, the window at creation and on resize)
 /// and remove it when they go away. A tree that no host shows has nothing on screen.
 /// Cost: O(hosts) per lookup.
-package final class HostViewports: @unchecked Sendable {
+///
+/// Process-wide: a `CATiledLayer` does not know which hosts show it, and any host may show any tree, so
+/// the table is the one place where both meet. Ownership: the table belongs to no thread; every access
+/// goes through its `Mutex` (hence checked `Sendable`), and each host writes only its own entry.
+package final class HostViewports: Sendable {
     package static let shared = HostViewports()
 
     /// One host's view of its root.
@@ -24,28 +29,24 @@ package final class HostViewports: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var entries: [ObjectIdentifier: (root: LayerID, viewport: Viewport)] = [:]
+    private let entries = Mutex<[ObjectIdentifier: (root: LayerID, viewport: Viewport)]>([:])
 
     /// Records that `host` shows `root` through `viewport` (replacing what it showed before); nil root:
     /// it shows nothing.
     package func set(_ viewport: Viewport, root: CALayer?, for host: AnyObject) {
-        lock.lock()
-        entries[ObjectIdentifier(host)] = root.map { ($0.layerID, viewport) }
-        lock.unlock()
+        let entry = root.map { (root: $0.layerID, viewport: viewport) }
+        entries.withLock { $0[ObjectIdentifier(host)] = entry }
     }
 
     /// Forgets `host`.
     package func remove(_ host: AnyObject) {
-        lock.lock()
-        entries[ObjectIdentifier(host)] = nil
-        lock.unlock()
+        let id = ObjectIdentifier(host)
+        entries.withLock { $0[id] = nil }
     }
 
     /// The viewports through which hosts show the tree rooted at `root`.
     package func viewports(showing root: CALayer) -> [Viewport] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.values.filter { $0.root == root.layerID }.map(\.viewport)
+        let id = root.layerID
+        return entries.withLock { $0.values.filter { $0.root == id }.map(\.viewport) }
     }
 }
