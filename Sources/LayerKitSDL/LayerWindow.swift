@@ -376,23 +376,3 @@ final class SDLWindowHandle {
         if ownsWindow { SDL_DestroyWindow(handle) }
     }
 }
-
-/// The render thread's first unreported error, handed to the main thread's loop.
-private final class RenderErrorSlot: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: Error?
-
-    func record(_ error: Error) {
-        lock.lock()
-        if self.error == nil { self.error = error }
-        lock.unlock()
-    }
-
-    func take() -> Error? {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = error
-        error = nil
-        return taken
-    }
-}
