@@ -157,20 +157,24 @@ final class SendableInvariantTests: XCTestCase {
         keptObservation.cancel()
     }
 
-    /// `HostViewports` (process-wide, behind a `Mutex`): hosts set and remove their own entries from
-    /// their threads; a lookup sees exactly the entries left.
+    /// `HostViewports` (a root's table, behind a `Mutex`): hosts set their own entries and leave from
+    /// whatever thread they are released on; a lookup sees exactly the entries left. Publishing for
+    /// another root leaves the old root's table.
     func testHostViewportsKeepsEachHostsOwnEntryAcrossThreads() {
-        let viewports = HostViewports()
-        let root = HandedOver(CALayer()), other = HandedOver(CALayer())
+        let root = CALayer(), other = CALayer()
+        let table = root.hostViewports
         let hosts = HandedOver((0..<64).map { _ in NSObject() })
         DispatchQueue.concurrentPerform(iterations: hosts.value.count) { index in
             let viewport = HostViewports.Viewport(rect: CGRect(x: 0, y: 0, width: CGFloat(index + 1), height: 1), scale: 1)
-            viewports.set(viewport, root: index % 4 == 3 ? other.value : root.value, for: hosts.value[index])
-            if index % 2 == 1 { viewports.remove(hosts.value[index]) }
+            table.set(viewport, for: hosts.value[index])
+            if index % 2 == 1 { table.remove(hosts.value[index]) }
         }
-        let widths = viewports.viewports(showing: root.value).map { Int($0.rect.width) }.sorted()
-        XCTAssertEqual(widths, stride(from: 1, through: 63, by: 2).map { $0 }, "the even-indexed hosts, each once")
-        XCTAssertEqual(viewports.viewports(showing: other.value), [], "its hosts removed themselves")
+        XCTAssertEqual(root.hostViewports.viewports.map { Int($0.rect.width) }.sorted(), stride(from: 1, through: 63, by: 2).map { $0 },
+                       "the even-indexed hosts, each once")
+        let moved = HostViewports.publish(.init(rect: .zero, scale: 2), root: other, for: hosts.value[0], leaving: table)
+        XCTAssertTrue(moved === other.hostViewports)
+        XCTAssertEqual(other.hostViewports.viewports, [.init(rect: .zero, scale: 2)])
+        XCTAssertEqual(root.hostViewports.viewports.count, 31, "it left its old root's table")
     }
 
     /// `TileDrawingQueue` (and its `Job`s): any thread queues; workers take jobs behind one lock; at most

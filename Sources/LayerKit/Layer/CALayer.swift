@@ -35,6 +35,9 @@ open class CALayer {
     /// (`hasBeenCommitted`, `isPresentationCopy`, `needsLayout`) kept here so a layer stays within its
     /// memory budget.
     package var pendingChanges = LayerPropertySet()
+    /// The viewports of the hosts that show this layer as their root (`hostViewports`); nil until a
+    /// host publishes one.
+    package var storedHostViewports: HostViewports?
 
     /// Creates a layer with every property at its default.
     public init() {
