@@ -4,8 +4,14 @@ import Logging
 /// Where diagnostics go: a swift-log logger labelled "LayerKit", plus observers (tests capture with them).
 ///
 /// Observers are held by the shared instance behind a lock, so diagnostics may be emitted from any thread.
+///
+/// Process-wide by nature, like the logger it feeds: a diagnostic arises wherever bad input is met (a
+/// path, a layer's property, a drawing on a worker thread), with no host or transaction at hand, and an
+/// app subscribes once for all of them. Ownership: `observers` and `nextObserverID` are behind `lock`;
+/// observers are called outside it, on the emitting thread. Hence `@unchecked Sendable` (the lock is an
+/// `NSLock` beside the state rather than a `Mutex` around it). Checked by `SendableInvariantTests`.
 public final class LayerKitDiagnostics: @unchecked Sendable {
-    /// The process-wide diagnostic sink.
+    /// The process-wide diagnostic sink (see the type's comment for why there is one).
     public static let shared = LayerKitDiagnostics()
 
     /// An observation; emission stops when it is cancelled or deallocated. Sendable (checked): its `id`
