@@ -100,8 +100,8 @@ final class RenderSendableInvariantTests: XCTestCase {
 
     // MARK: - Lock-protected hand-overs
 
-    /// `CommitInbox`: committing threads receive while the render thread takes, behind one lock. Every
-    /// packet is taken exactly once.
+    /// `CommitInbox` (checked `Sendable`): committing threads receive while the render thread takes,
+    /// behind its `Mutex`. Every packet is taken exactly once.
     func testCommitInboxHandsEveryPacketToTheTakingThreadOnce() {
         let wakeUps = Collected<Int>()
         let inbox = CommitInbox(onReceive: { wakeUps.append(1) })

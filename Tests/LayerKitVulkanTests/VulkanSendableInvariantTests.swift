@@ -55,8 +55,9 @@ final class VulkanSendableInvariantTests: CARendererTestCase {
         XCTAssertEqual(Array(image.pixelData[0..<4]), [255, 0, 0, 255])
     }
 
-    /// `ValidationLog`: the validation layer calls back on whatever thread it likes; the list is behind
-    /// the log's lock, so every failure is kept, and `removeAll()` from the test's thread leaves none.
+    /// `ValidationLog` (checked `Sendable`): the validation layer calls back on whatever thread it likes;
+    /// the list is behind the log's `Mutex`, so every failure is kept, and `removeAll()` from the test's
+    /// thread leaves none.
     func testValidationLogKeepsEveryMessageReportedFromManyThreads() {
         var logger = Logger(label: "LayerKit.SendableInvariantTests")
         logger.logLevel = .critical
