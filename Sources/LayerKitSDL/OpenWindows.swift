@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The windows still open, so that process exit can stop their rendering first.
 ///
@@ -15,7 +14,7 @@ import Synchronization
 /// `atexit` entry per arming.
 ///
 /// Process-wide by nature: process exit is, and an `atexit` handler can reach only a global. Ownership:
-/// the table belongs to no thread; it is behind a `Mutex` (hence checked `Sendable`), windows add and
+/// the table belongs to no thread; it is behind a lock (`Locked`; hence checked `Sendable`), windows add and
 /// remove their own entries from their threads, and the stoppers run outside the lock.
 final class OpenWindows: Sendable {
     static let shared = OpenWindows()
@@ -26,7 +25,7 @@ final class OpenWindows: Sendable {
         var armings = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Armings made unconditionally before the once-a-second limit applies.
     static let freeArmings = 32
 

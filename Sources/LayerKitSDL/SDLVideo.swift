@@ -1,6 +1,5 @@
 import CSDL2
 import Foundation
-import Synchronization
 
 /// SDL's video subsystem: started by the first window, then kept until the process exits.
 ///
@@ -16,12 +15,12 @@ import Synchronization
 /// `SDL_QUIT` (Ctrl-C, SIGTERM) as well. Cost: once per process.
 ///
 /// Process-wide by nature: SDL's video subsystem is global to the process (one `SDL_InitSubSystem` for
-/// every window). Ownership: whether it started is behind a `Mutex` (hence checked `Sendable`), held
+/// every window). Ownership: whether it started is behind a lock (`Locked`; hence checked `Sendable`), held
 /// across the start, so concurrent first windows start it exactly once.
 final class SDLVideo: Sendable {
     static let shared = SDLVideo()
 
-    private let started = Mutex(false)
+    private let started = Locked(false)
 
     /// Why no display can be opened with this environment, or nil when one may be.
     static func missingDisplayReason(environment: [String: String]) -> String? {

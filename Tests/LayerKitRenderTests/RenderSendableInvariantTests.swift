@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LayerKit
 import XCTest
 @testable import LayerKitRender
 
@@ -13,7 +13,7 @@ final class RenderSendableInvariantTests: XCTestCase {
 
     /// Values appended from any thread, read after the threads joined.
     private final class Collected<Element: Sendable>: Sendable {
-        private let items = Mutex<[Element]>([])
+        private let items = Locked<[Element]>([])
         func append(_ item: Element) { items.withLock { $0.append(item) } }
         func append(contentsOf more: [Element]) { items.withLock { $0.append(contentsOf: more) } }
         var all: [Element] { items.withLock { $0 } }
@@ -101,7 +101,7 @@ final class RenderSendableInvariantTests: XCTestCase {
     // MARK: - Lock-protected hand-overs
 
     /// `CommitInbox` (checked `Sendable`): committing threads receive while the render thread takes,
-    /// behind its `Mutex`. Every packet is taken exactly once.
+    /// behind its lock. Every packet is taken exactly once.
     func testCommitInboxHandsEveryPacketToTheTakingThreadOnce() {
         let wakeUps = Collected<Int>()
         let inbox = CommitInbox(onReceive: { wakeUps.append(1) })
@@ -196,7 +196,7 @@ final class RenderSendableInvariantTests: XCTestCase {
         XCTAssertEqual(retained.commits.map(\.released).reduce(0, +), Self.threads / 2 * 50)
     }
 
-    /// `TraceFiles` (process-wide, behind a `Mutex`): hosts asking from their threads for one path share
+    /// `TraceFiles` (process-wide, behind a lock): hosts asking from their threads for one path share
     /// one recorder; another path gets its own.
     func testTraceFilesGivesEveryThreadTheSameRecorderForOnePath() {
         let files = TraceFiles()

@@ -1,8 +1,8 @@
 import Foundation
+import LayerKit
 import LayerKitTestSupport
 @testable import LayerKitSDL
 @testable import LayerKitVulkan
-import Synchronization
 import XCTest
 
 /// The cross-thread types of LayerKitSDL used from several threads exactly as their doc comments allow,
@@ -11,7 +11,7 @@ import XCTest
 final class SDLSendableInvariantTests: LayerWindowTestCase {
     /// Counts calls from any thread.
     private final class Counter: Sendable {
-        private let value = Mutex(0)
+        private let value = Locked(0)
         func increment() { value.withLock { $0 += 1 } }
         var count: Int { value.withLock { $0 } }
     }
@@ -20,7 +20,7 @@ final class SDLSendableInvariantTests: LayerWindowTestCase {
         var thread: Int
     }
 
-    /// `OpenWindows` (process-wide, behind a `Mutex`): windows register and deregister from their
+    /// `OpenWindows` (process-wide, behind a lock): windows register and deregister from their
     /// threads; the exit hook stops each window still open exactly once, and none that left.
     func testOpenWindowsStopsEachWindowStillOpenOnce() {
         let openWindows = OpenWindows()
@@ -37,7 +37,7 @@ final class SDLSendableInvariantTests: LayerWindowTestCase {
         XCTAssertEqual(stops.map(\.count), (0..<64).map { $0 % 2 == 0 ? 1 : 0 })
     }
 
-    /// `RenderErrorSlot` (a `Mutex`): render threads record, the loop takes. The first error recorded is
+    /// `RenderErrorSlot` (a lock): render threads record, the loop takes. The first error recorded is
     /// the one taken; an error is taken once.
     func testRenderErrorSlotHandsTheFirstErrorOverOnce() {
         let slot = RenderErrorSlot()
@@ -49,7 +49,7 @@ final class SDLSendableInvariantTests: LayerWindowTestCase {
         XCTAssertEqual(slot.take() as? TestError, TestError(thread: 0), "the first one recorded")
         XCTAssertNil(slot.take(), "taken once")
         // Recorded by many threads while taken: no error is taken twice.
-        let taken = Mutex<[Int]>([])
+        let taken = Locked<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 9) { thread in
             if thread == 8 {
                 for _ in 0..<100 { if let error = slot.take() as? TestError { taken.withLock { $0.append(error.thread) } } }

@@ -1,6 +1,5 @@
 import Foundation
 import LayerKitTestSupport
-import Synchronization
 import XCTest
 @testable import LayerKit
 
@@ -14,13 +13,30 @@ final class SendableInvariantTests: XCTestCase {
 
     /// Values appended from any thread, read after the threads joined.
     private final class Collected<Element: Sendable>: Sendable {
-        private let items = Mutex<[Element]>([])
+        private let items = Locked<[Element]>([])
         func append(_ item: Element) { items.withLock { $0.append(item) } }
         func append(contentsOf more: [Element]) { items.withLock { $0.append(contentsOf: more) } }
         var all: [Element] { items.withLock { $0 } }
     }
 
     // MARK: - Lock-protected process-wide objects
+
+    /// `Locked`, the lock behind the checked-`Sendable` types: increments from many threads at once are
+    /// all counted, and a value read inside the lock is never half-written.
+    func testLockedSerializesEveryAccess() {
+        let counter = Locked((count: 0, twice: 0))
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+            for _ in 0..<1_000 {
+                counter.withLock { value in
+                    value.count += 1
+                    value.twice += 2
+                }
+            }
+        }
+        let final = counter.withLock { $0 }
+        XCTAssertEqual(final.count, Self.threads * 1_000)
+        XCTAssertEqual(final.twice, 2 * final.count)
+    }
 
     /// `AnimationCallbacks`: the render thread only posts; registrations and queues are behind one lock;
     /// the delivering thread calls delegates. Many posting threads, deliveries interleaved with them:
@@ -101,7 +117,7 @@ final class SendableInvariantTests: XCTestCase {
     /// observer gets the commit.
     func testCommitDistributorLosesNoReleaseAndNoRouteAcrossThreads() {
         final class Observer: CommitReceiver {
-            let packets = Mutex(0)
+            let packets = Locked(0)
             func receive(_ packet: CommitPacket) { packets.withLock { $0 += 1 } }
         }
         let distributor = CommitDistributor()
@@ -157,7 +173,7 @@ final class SendableInvariantTests: XCTestCase {
         keptObservation.cancel()
     }
 
-    /// `HostViewports` (a root's table, behind a `Mutex`): hosts set their own entries and leave from
+    /// `HostViewports` (a root's table, behind a lock): hosts set their own entries and leave from
     /// whatever thread they are released on; a lookup sees exactly the entries left. Publishing for
     /// another root leaves the old root's table.
     func testHostViewportsKeepsEachHostsOwnEntryAcrossThreads() {
@@ -181,7 +197,7 @@ final class SendableInvariantTests: XCTestCase {
     /// `maximumWorkers` drawings run at once and no outstanding tile is drawn twice.
     func testTileDrawingQueueDrawsEachTileOnceWithBoundedWorkers() {
         final class Drawings: Sendable {
-            let running = Mutex((now: 0, peak: 0))
+            let running = Locked((now: 0, peak: 0))
         }
         let drawings = Drawings()
         let delivered = Collected<String>()
@@ -300,8 +316,8 @@ final class SendableInvariantTests: XCTestCase {
 
     // MARK: - Immutable once made
 
-    /// `LayerDefaults`: the per-class tables are behind a `Mutex` and immutable once made. Asked for the
-    /// first time from many threads at once, every thread gets the subclass's defaults.
+    /// `LayerDefaults`: the per-class tables are behind a lock (`Locked`) and immutable once made. Asked
+    /// for the first time from many threads at once, every thread gets the subclass's defaults.
     func testLayerDefaultsMadeConcurrentlyHoldTheSubclassDefaults() {
         final class ProbeLayer: CALayer {
             override class func defaultValue(forKey key: String) -> Any? {

@@ -3,7 +3,6 @@ import Foundation
 import LayerKit
 import LayerKitTestSupport
 import Logging
-import Synchronization
 @testable import LayerKitVulkan
 import XCTest
 
@@ -14,7 +13,7 @@ import XCTest
 final class VulkanSendableInvariantTests: CARendererTestCase {
     /// Values appended from any thread, read after the threads joined.
     private final class Collected<Element: Sendable>: Sendable {
-        private let items = Mutex<[Element]>([])
+        private let items = Locked<[Element]>([])
         func append(_ item: Element) { items.withLock { $0.append(item) } }
         var all: [Element] { items.withLock { $0 } }
     }
@@ -56,7 +55,7 @@ final class VulkanSendableInvariantTests: CARendererTestCase {
     }
 
     /// `ValidationLog` (checked `Sendable`): the validation layer calls back on whatever thread it likes;
-    /// the list is behind the log's `Mutex`, so every failure is kept, and `removeAll()` from the test's
+    /// the list is behind the log's lock, so every failure is kept, and `removeAll()` from the test's
     /// thread leaves none.
     func testValidationLogKeepsEveryMessageReportedFromManyThreads() {
         var logger = Logger(label: "LayerKit.SendableInvariantTests")
@@ -89,7 +88,7 @@ final class VulkanSendableInvariantTests: CARendererTestCase {
     func testExclusiveAccessAdmitsNonOverlappingCallsFromAnyThread() {
         let access = ExclusiveAccess(name: "test object")
         let callers = NSLock()
-        let runs = Mutex(0)
+        let runs = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 64) { _ in
             callers.lock()
             access.run { runs.withLock { $0 += 1 } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What each host (a `CARenderer`, a window) shows of one root layer: the region of the root's
 /// superlayer space in the target (points), and the target's pixels per point.
@@ -13,7 +12,7 @@ import Synchronization
 /// Ownership: each root layer owns its table (`CALayer.hostViewports`, made on the model thread by the
 /// first host that publishes), so a tree's viewports live with the tree and no table is process-wide.
 /// Each host writes only its own entry; it keeps the table it published to and leaves it from whatever
-/// thread it is released on, so the entries are behind a `Mutex` (hence checked `Sendable`).
+/// thread it is released on, so the entries are behind a lock (`Locked`; hence checked `Sendable`).
 /// Cost: O(hosts of the root) per lookup.
 package final class HostViewports: Sendable {
     /// One host's view of its root.
@@ -29,7 +28,7 @@ package final class HostViewports: Sendable {
         }
     }
 
-    private let entries = Mutex<[ObjectIdentifier: Viewport]>([:])
+    private let entries = Locked<[ObjectIdentifier: Viewport]>([:])
 
     package init() {}
 

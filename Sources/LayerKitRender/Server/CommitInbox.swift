@@ -1,14 +1,13 @@
 import Foundation
 import LayerKit
-import Synchronization
 
 /// Commit packets waiting for a render server: received on the committing thread, taken on the thread
 /// that renders. Every host (`CARenderer`, `RenderServer`) holds one showing its tree; benchmarks and tests
 /// that feed a producer by hand hold one that observes every commit.
-/// Ownership: the waiting packets are behind a `Mutex` (committing threads append, the rendering
+/// Ownership: the waiting packets are behind a lock (`Locked`; committing threads append, the rendering
 /// thread takes), so the inbox is checked `Sendable`.
 package final class CommitInbox: CommitReceiver, Sendable {
-    private let packets = Mutex<[CommitPacket]>([])
+    private let packets = Locked<[CommitPacket]>([])
     private let onReceive: (@Sendable () -> Void)?
     /// Where commits are traced (`LK_TRACE`), on the committing thread as they arrive.
     private let trace: TraceRecorder?

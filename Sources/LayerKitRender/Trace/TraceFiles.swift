@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The trace files of the process: one `TraceRecorder` per path, shared by every host that traces to it
 /// (a process with two windows writes one trace with both render threads), each written again at exit.
@@ -10,7 +9,7 @@ import Synchronization
 ///
 /// Process-wide by nature: a file is the process's, and hosts that trace to one path (one `LK_TRACE`)
 /// must share one recorder or they overwrite each other's trace; the `atexit` writer is the process's
-/// too. Ownership: `recorders` belongs to no thread; it is behind a `Mutex` (hence checked `Sendable`)
+/// too. Ownership: `recorders` belongs to no thread; it is behind a lock (`Locked`; hence checked `Sendable`)
 /// and only grows, by one entry per distinct path (one in practice).
 package final class TraceFiles: Sendable {
     package static let shared = TraceFiles()
@@ -20,7 +19,7 @@ package final class TraceFiles: Sendable {
         var writesAtExit = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A table of its own (tests); hosts use `shared`.
     package init() {}

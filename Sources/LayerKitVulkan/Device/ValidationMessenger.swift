@@ -1,7 +1,6 @@
 import CVulkan
 import Foundation
 import Logging
-import Synchronization
 
 /// Receives the Khronos validation layer's messages (`VK_EXT_debug_utils`), logs them through swift-log
 /// and keeps the warnings and errors in a thread-safe list that tests assert is empty.
@@ -10,7 +9,7 @@ import Synchronization
 /// "[severity] messageID: text": every error, and every validation or performance warning. Suppressions come from `KnownValidationIssues`. Cost: only when the layer
 /// reports something; enabled only with `LK_VALIDATION=1` or an explicit request.
 ///
-/// Ownership: the lists are behind a `Mutex` (the layer's threads append, tests read), so the log is
+/// Ownership: the lists are behind a lock (`Locked`; the layer's threads append, tests read), so the log is
 /// checked `Sendable`.
 package final class ValidationLog: Sendable {
     private struct Lists {
@@ -18,7 +17,7 @@ package final class ValidationLog: Sendable {
         var suppressed: [String: Int] = [:]
     }
 
-    private let lists = Mutex(Lists())
+    private let lists = Locked(Lists())
     let logger: Logger
 
     init(logger: Logger) {
