@@ -27,19 +27,22 @@ final class RenderSendableInvariantTests: XCTestCase {
             var items: Int
             var width: Int
             var height: Int
+            /// Rasterized bitmaps the frame draws (cache misses).
+            var rasterized: Int
         }
         let frames = Collected<Frame>()
         func execute(_ graph: RenderGraph) throws {
             let main = graph.passes.last
             frames.append(Frame(thread: UInt(bitPattern: Int(bitPattern: pthread_self())), items: main?.items.count ?? 0,
-                                width: main?.target.width ?? 0, height: main?.target.height ?? 0))
+                                width: main?.target.width ?? 0, height: main?.target.height ?? 0,
+                                rasterized: graph.rasterization.rendered.count))
         }
     }
 
     // MARK: - Render-thread state
 
     /// `RenderServer` and what only its thread touches — the render tree's `RenderNode`s, the graph
-    /// builder's `RasterizationCache`, `ShapeRasterizer`, `ImageAtlas` and `TileFades`, the frame
+    /// builder's `RasterizationCache`, `ShapeRasterizer` and `ImageAtlas`, the frame
     /// producer: the main thread commits and several threads resize and request frames while the server
     /// draws. Every graph is built and executed on the render thread, and the last frame shows the last
     /// commit at the last size.
@@ -47,7 +50,7 @@ final class RenderSendableInvariantTests: XCTestCase {
         let root = CALayer()
         root.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
         root.position = CGPoint(x: 50, y: 50)
-        // A shape (rasterized on the render thread) and an image (placed in the atlas there).
+        // A shape (drawn into an image on the render thread) and an image (placed in the atlas there).
         let shape = CAShapeLayer()
         shape.frame = CGRect(x: 0, y: 80, width: 20, height: 20)
         shape.path = CGPath(rect: CGRect(x: 0, y: 0, width: 20, height: 20), transform: nil)
@@ -57,6 +60,19 @@ final class RenderSendableInvariantTests: XCTestCase {
         picture.frame = CGRect(x: 40, y: 80, width: 8, height: 8)
         picture.contents = CGImage(width: 2, height: 2, bytesPerRow: 8, premultipliedRGBA: [UInt8](repeating: 255, count: 16))
         root.addSublayer(picture)
+        // A rasterized group (cached by the render thread's rasterization cache): one bitmap, one item.
+        let group = CALayer()
+        group.frame = CGRect(x: 60, y: 80, width: 20, height: 20)
+        group.shouldRasterize = true
+        let inner = CALayer()
+        inner.frame = CGRect(x: 2, y: 2, width: 10, height: 10)
+        inner.backgroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
+        group.addSublayer(inner)
+        let outer = CALayer()
+        outer.frame = CGRect(x: 8, y: 8, width: 10, height: 10)
+        outer.backgroundColor = CGColor(red: 0, green: 1, blue: 1, alpha: 0.5)
+        group.addSublayer(outer)
+        root.addSublayer(group)
         CATransaction.flush()
         let executor = ThreadRecordingExecutor()
         // Starts at 50 × 50; the last frame, at 100 × 100, shows everything.
@@ -94,7 +110,8 @@ final class RenderSendableInvariantTests: XCTestCase {
         XCTAssertEqual(Set(frames.map(\.thread)).count, 1, "graphs executed on one thread")
         XCTAssertNotEqual(frames.first?.thread, mainThread, "the render thread, not the committing one")
         let last = frames.last!
-        XCTAssertEqual(last.items, boxes + 2, "every box, the shape and the image: one item each")
+        XCTAssertEqual(last.items, boxes + 3, "every box, the shape, the image and the rasterized group: one item each")
+        XCTAssertGreaterThan(frames.map(\.rasterized).reduce(0, +), 0, "the group was rasterized on the render thread")
         XCTAssertEqual([last.width, last.height], [100, 100], "the size every thread asked for (the server began at 50 × 50)")
     }
 
