@@ -295,23 +295,42 @@ final class SendableInvariantTests: XCTestCase {
     /// `LayerChangeLog` and `LayoutQueue`: each belongs to one thread's transaction. Threads changing
     /// their own layers at once each find only their own layers in their log and queue.
     func testEachThreadsChangeLogAndLayoutQueueHoldOnlyItsOwnLayers() {
-        let mismatches = Collected<String>()
-        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+        // What earlier tests left in this thread's implicit transaction goes first.
+        CATransaction.flush()
+        struct Seen: Sendable {
+            var own: Set<ObjectIdentifier>
+            var logged: Set<ObjectIdentifier>
+            var newlyQueued: Int
+            var leftAfterCommit: Set<ObjectIdentifier>
+        }
+        let seen = Collected<Seen>()
+        let keepAlive = Collected<HandedOver<[CALayer]>>()  // no identity reused while compared
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+            let queuedBefore = LayoutQueue.current.pendingLayerCount
             CATransaction.begin()
             CATransaction.setDisableActions(true)
             let layers = (0..<10).map { _ in CALayer() }
+            keepAlive.append(HandedOver(layers))
             for (index, layer) in layers.enumerated() {
                 layer.opacity = Float(index) / 10
                 layer.setNeedsLayout()
             }
-            let logged = LayerChangeLog.current.pendingLayers.map(ObjectIdentifier.init)
-            if logged != layers.map(ObjectIdentifier.init) { mismatches.append("thread \(thread): change log \(logged.count) layers") }
-            let queued = LayoutQueue.current.pendingLayerCount
-            if queued != layers.count { mismatches.append("thread \(thread): layout queue \(queued) layers") }
+            let logged = Set(LayerChangeLog.current.pendingLayers.map(ObjectIdentifier.init))
+            let newlyQueued = LayoutQueue.current.pendingLayerCount - queuedBefore
             CATransaction.commit()
-            if !LayerChangeLog.current.pendingLayers.isEmpty { mismatches.append("thread \(thread): not drained by its commit") }
+            let left = Set(LayerChangeLog.current.pendingLayers.map(ObjectIdentifier.init))
+            seen.append(Seen(own: Set(layers.map(ObjectIdentifier.init)), logged: logged, newlyQueued: newlyQueued,
+                             leftAfterCommit: left))
         }
-        XCTAssertEqual(mismatches.all, [])
+        let all = seen.all
+        XCTAssertEqual(all.count, Self.threads)
+        for (index, thread) in all.enumerated() {
+            let others = all.enumerated().filter { $0.offset != index }.reduce(into: Set<ObjectIdentifier>()) { $0.formUnion($1.element.own) }
+            XCTAssertTrue(thread.own.isSubset(of: thread.logged), "every layer the thread changed is in its own log")
+            XCTAssertTrue(thread.logged.isDisjoint(with: others), "no other thread's layer is in its log")
+            XCTAssertEqual(thread.newlyQueued, 10, "its layout queue took its own marked layers only")
+            XCTAssertTrue(thread.leftAfterCommit.isDisjoint(with: thread.own), "its commit drained its own changes")
+        }
     }
 
     // MARK: - Immutable once made
