@@ -94,7 +94,8 @@ extension LayerWindow {
     /// (the root's frame at the window's scale).
     private func prepareCommit(at time: CFTimeInterval) {
         LayerDisplay.redrawAnimatingLayers(at: time)
-        HostViewports.shared.set(HostViewports.Viewport(rect: rootLayer.frame, scale: rootLayer.contentsScale), root: rootLayer, for: self)
+        publishedViewports = HostViewports.publish(HostViewports.Viewport(rect: rootLayer.frame, scale: rootLayer.contentsScale),
+                                                   root: rootLayer, for: self, leaving: publishedViewports)
     }
 
     /// Commits the implicit transaction; from then on the tree is shown (layers joining it fade in).

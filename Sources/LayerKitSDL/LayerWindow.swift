@@ -117,6 +117,9 @@ public final class LayerWindow {
     // Render side: released in `deinit` before the SDL window goes.
     private var rendering: Rendering?
     private let renderErrors = RenderErrorSlot()
+    /// The viewport table of the root layer, once the loop has published what the window shows
+    /// (`HostViewports`); left when the window goes away.
+    var publishedViewports: HostViewports?
 
     /// What draws the window: the Vulkan context, the swapchain executor and the render server thread.
     private struct Rendering {
@@ -321,7 +324,7 @@ public final class LayerWindow {
     deinit {
         // The render thread stops and the swapchain and surface go before the SDL window they draw into.
         OpenWindows.shared.deregister(self)
-        HostViewports.shared.remove(self)
+        publishedViewports?.remove(self)
         rendering?.server.stop()
         rendering = nil
     }
@@ -374,25 +377,5 @@ final class SDLWindowHandle {
 
     deinit {
         if ownsWindow { SDL_DestroyWindow(handle) }
-    }
-}
-
-/// The render thread's first unreported error, handed to the main thread's loop.
-private final class RenderErrorSlot: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: Error?
-
-    func record(_ error: Error) {
-        lock.lock()
-        if self.error == nil { self.error = error }
-        lock.unlock()
-    }
-
-    func take() -> Error? {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = error
-        error = nil
-        return taken
     }
 }

@@ -12,46 +12,53 @@ import Foundation
 /// `freeArmings`, then at most once a second, so loops run a frame at a time (tests) do not pile up
 /// entries. Windows deregister in `deinit`. Cost: one lock per window open, close and loop return; one
 /// `atexit` entry per arming.
-final class OpenWindows: @unchecked Sendable {
+///
+/// Process-wide by nature: process exit is, and an `atexit` handler can reach only a global. Ownership:
+/// the table belongs to no thread; it is behind a lock (`Locked`; hence checked `Sendable`), windows add and
+/// remove their own entries from their threads, and the stoppers run outside the lock.
+final class OpenWindows: Sendable {
     static let shared = OpenWindows()
 
-    private let lock = NSLock()
-    private var stoppers: [ObjectIdentifier: () -> Void] = [:]
-    private var lastArmed: CFTimeInterval?
-    private var armings = 0
+    private struct State {
+        var stoppers: [ObjectIdentifier: @Sendable () -> Void] = [:]
+        var lastArmed: CFTimeInterval?
+        var armings = 0
+    }
+
+    private let state = Locked(State())
     /// Armings made unconditionally before the once-a-second limit applies.
     static let freeArmings = 32
 
     /// Remembers how to stop `window`'s rendering at exit.
-    func register(_ window: AnyObject, stop: @escaping () -> Void) {
-        lock.lock()
-        stoppers[ObjectIdentifier(window)] = stop
-        lock.unlock()
+    func register(_ window: AnyObject, stop: @escaping @Sendable () -> Void) {
+        let id = ObjectIdentifier(window)
+        state.withLock { $0.stoppers[id] = stop }
         armExitHook()
     }
 
     func deregister(_ window: AnyObject) {
-        lock.lock()
-        stoppers[ObjectIdentifier(window)] = nil
-        lock.unlock()
+        let id = ObjectIdentifier(window)
+        state.withLock { $0.stoppers[id] = nil }
     }
 
     /// Registers the exit hook again, so that it runs before whatever was registered until now.
     func armExitHook() {
         let now = CACurrentMediaTime()
-        lock.lock()
-        defer { lock.unlock() }
-        guard armings < Self.freeArmings || lastArmed.map({ now - $0 >= 1 }) ?? true else { return }
-        armings += 1
-        lastArmed = now
-        atexit { OpenWindows.shared.stopAll() }
+        state.withLock { state in
+            guard state.armings < Self.freeArmings || state.lastArmed.map({ now - $0 >= 1 }) ?? true else { return }
+            state.armings += 1
+            state.lastArmed = now
+            atexit { OpenWindows.shared.stopAll() }
+        }
     }
 
-    private func stopAll() {
-        lock.lock()
-        let all = Array(stoppers.values)
-        stoppers.removeAll()
-        lock.unlock()
+    /// Stops every registered window's rendering, once: the exit hook.
+    func stopAll() {
+        let all = state.withLock { state in
+            let all = Array(state.stoppers.values)
+            state.stoppers.removeAll()
+            return all
+        }
         for stop in all { stop() }
     }
 }

@@ -13,11 +13,14 @@ import Foundation
 /// "x11 not available". Closing a window does not quit the application
 /// (`SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE` is 0): the close button reaches `onQuit` as a window event, and
 /// `SDL_QUIT` (Ctrl-C, SIGTERM) as well. Cost: once per process.
-final class SDLVideo: @unchecked Sendable {
+///
+/// Process-wide by nature: SDL's video subsystem is global to the process (one `SDL_InitSubSystem` for
+/// every window). Ownership: whether it started is behind a lock (`Locked`; hence checked `Sendable`), held
+/// across the start, so concurrent first windows start it exactly once.
+final class SDLVideo: Sendable {
     static let shared = SDLVideo()
 
-    private let lock = NSLock()
-    private var started = false
+    private let started = Locked(false)
 
     /// Why no display can be opened with this environment, or nil when one may be.
     static func missingDisplayReason(environment: [String: String]) -> String? {
@@ -32,25 +35,32 @@ final class SDLVideo: @unchecked Sendable {
         if let reason = Self.missingDisplayReason(environment: environment) {
             throw LayerWindowError.noDisplay(reason)
         }
-        lock.lock()
-        defer { lock.unlock() }
-        guard !started else { return }
+        try started.withLock { started in
+            guard !started else { return }
+            try Self.startSubsystem(environment: environment)
+            started = true
+        }
+    }
+
+    /// Initializes SDL's video subsystem; called once, under the lock.
+    private static func startSubsystem(environment: [String: String]) throws {
         SDL_SetHint(SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE, "0")
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
             throw LayerWindowError.noDisplay("SDL_Init(SDL_INIT_VIDEO) failed: \(sdlErrorMessage())")
         }
-        let driver = driverName
+        let driver = currentDriverName
         if ["offscreen", "dummy"].contains(driver), (environment["SDL_VIDEODRIVER"] ?? "").isEmpty {
             SDL_QuitSubSystem(SDL_INIT_VIDEO)
             throw LayerWindowError.noDisplay(
                 "SDL could open no display (DISPLAY=\(environment["DISPLAY"] ?? "") WAYLAND_DISPLAY=\(environment["WAYLAND_DISPLAY"] ?? "")) "
                     + "and fell back to its \(driver) driver, which cannot show a Vulkan window")
         }
-        started = true
     }
 
     /// The video driver SDL chose ("x11", "wayland").
-    var driverName: String {
+    var driverName: String { Self.currentDriverName }
+
+    private static var currentDriverName: String {
         SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
     }
 }

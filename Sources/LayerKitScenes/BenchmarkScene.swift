@@ -17,7 +17,9 @@ import LayerKit
 /// with the default anchor point (0.5, 0.5) a layer's `position` is that corner plus half its size.
 ///
 /// Does not render, time or count anything: hosts (LayerKitBench, samples, tests) do.
-public protocol BenchmarkScene: AnyObject {
+/// Its metatypes are Sendable (`SendableMetatype`), so the list of scenes (`all`) is a constant any
+/// thread may read; the scenes themselves stay on the model thread.
+public protocol BenchmarkScene: AnyObject, SendableMetatype {
     /// The scene's name in SCENES.md and on LayerKitBench's command line.
     static var name: String { get }
 

@@ -256,7 +256,7 @@ public final class CARenderer: @unchecked Sendable {
     }
 
     deinit {
-        HostViewports.shared.remove(self)
+        publishedViewports?.remove(self)
         recordUntracedFrame(into: trace)
         trace?.write()
     }
@@ -270,8 +270,12 @@ public final class CARenderer: @unchecked Sendable {
 
     /// Tells the model what this renderer shows (tiled layers draw only the tiles inside it).
     private func publishViewport() {
-        HostViewports.shared.set(HostViewports.Viewport(rect: bounds, scale: scale), root: layer, for: self)
+        publishedViewports = HostViewports.publish(HostViewports.Viewport(rect: bounds, scale: scale), root: layer, for: self,
+                                                   leaving: publishedViewports)
     }
+
+    /// The viewport table of the root this renderer last published to (left when it goes away).
+    private var publishedViewports: HostViewports?
 
     /// Renders the frame begun by `beginFrame(atTime:)`.
     ///

@@ -9,11 +9,6 @@ final class TiledImageSceneTests: XCTestCase {
     private final class Host {}
     private let host = Host()
 
-    override func tearDown() {
-        HostViewports.shared.remove(host)
-        super.tearDown()
-    }
-
     private func settle() {
         for _ in 0..<3 {
             CATransaction.flush()
@@ -25,7 +20,7 @@ final class TiledImageSceneTests: XCTestCase {
     func testEveryZoomDrawsOnlyTheTilesOnScreen() {
         let root = CALayer()
         root.frame = CGRect(x: 0, y: 0, width: 1280, height: 720)
-        HostViewports.shared.set(.init(rect: root.frame, scale: 1), root: root, for: host)
+        root.hostViewports.set(.init(rect: root.frame, scale: 1), for: host)
         let scene = TiledImageScene(root: root, size: root.bounds.size)
         let middle = CGPoint(x: 50_000, y: 50_000)
 

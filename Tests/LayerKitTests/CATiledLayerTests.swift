@@ -6,7 +6,7 @@ import XCTest
 /// `CATiledLayer` on the model side: which tiles it asks for (counts and exact rects worked out from the
 /// geometry), the level of detail for a scale, invalidation, drawing off the main thread, and the
 /// bounded cache while panning a 100,000 × 100,000-point layer. No renderer: a test host publishes
-/// the viewport (`HostViewports`) as `CARenderer` does, and commits drive the tiling pass.
+/// the viewport (the root's `HostViewports`) as `CARenderer` does, and commits drive the tiling pass.
 final class CATiledLayerTests: XCTestCase {
     /// Stands for a host (a renderer) in `HostViewports`.
     private final class TestHost {}
@@ -17,11 +17,6 @@ final class CATiledLayerTests: XCTestCase {
         CATransaction.flush()
         TiledLayerScheduler.waitForTiles()
         CATransaction.flush()
-    }
-
-    override func tearDown() {
-        HostViewports.shared.remove(host)
-        super.tearDown()
     }
 
     // MARK: - Fixtures
@@ -71,7 +66,7 @@ final class CATiledLayerTests: XCTestCase {
     private func makeShownRoot(_ size: CGSize, scale: CGFloat = 1) -> CALayer {
         let root = CALayer()
         root.frame = CGRect(origin: .zero, size: size)
-        HostViewports.shared.set(.init(rect: CGRect(origin: .zero, size: size), scale: scale), root: root, for: host)
+        root.hostViewports.set(.init(rect: CGRect(origin: .zero, size: size), scale: scale), for: host)
         return root
     }
 

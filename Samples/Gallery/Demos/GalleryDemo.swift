@@ -12,7 +12,9 @@ import LayerKitRender
 /// `update(at:)` once a frame before it commits, and the input methods as events arrive, all on the
 /// thread that drives the model. Without a user (headless frames, tests) it calls `script(frame:time:)`
 /// before each frame instead, which plays the input a user would, so frames show the demo at work.
-public protocol GalleryDemo: AnyObject {
+/// Its metatypes are Sendable (`SendableMetatype`), so the list of demos (`demos`) is a constant any
+/// thread may read.
+public protocol GalleryDemo: AnyObject, SendableMetatype {
     /// The name on the command line (`--demo coverflow`).
     static var name: String { get }
     /// The title the launcher shows.

@@ -12,7 +12,17 @@ package enum AnimationEvent: Sendable, Equatable {
 ///
 /// The render thread only `post`s; hosts call `deliverPending()` on the main thread (each frame of a
 /// `CARenderer`, each event-loop iteration of a window, and `CATransaction.flush()`).
+///
+/// Process-wide: an animation is registered when it is added to a layer, before any host is known to
+/// show it (a layer may move between hosts' trees, or be shown by none yet), and `flush()` delivers
+/// without a host at hand; so one table serves every render thread. Ownership: `registrations`,
+/// `pending` and `pendingDetached` are behind `lock` (render threads post, the delivering thread
+/// takes); delegates and completion blocks run outside it, on the delivering thread. Hence
+/// `@unchecked Sendable` (the registrations hold non-Sendable animations and weak layers, touched only
+/// under the lock and, once taken out, only by the delivering thread). Checked by
+/// `SendableInvariantTests` and `AnimationCallbackTests`.
 package final class AnimationCallbacks: @unchecked Sendable {
+    /// The table every host and render server uses (see the type's comment for why it is one).
     package static let shared = AnimationCallbacks()
 
     private struct Registration {

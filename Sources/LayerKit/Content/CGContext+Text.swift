@@ -33,9 +33,9 @@ import Foundation
 /// `"DejaVu Sans Bold"`, `"DejaVu Serif Italic"`, or a generic family such as `"monospace"`. Sizes are
 /// given when drawing.
 ///
-/// Sendable: every stored property is a `let` set in `init` (names resolved once), so threads share a
-/// font without synchronization.
-public final class CGFont: @unchecked Sendable, CustomStringConvertible {
+/// Sendable (checked by the compiler): every stored property is a `let` String set in `init` (names
+/// resolved once), so threads share a font without synchronization.
+public final class CGFont: Sendable, CustomStringConvertible {
     /// The name the font was asked for.
     public let requestedName: String
     /// The family actually used (after fallback), as fontconfig names it.

@@ -22,7 +22,7 @@ public struct CGGradientDrawingOptions: OptionSet, Sendable {
 }
 
 /// An immutable gradient: a sequence of colors at locations from 0 to 1.
-public final class CGGradient: @unchecked Sendable {
+public final class CGGradient: Sendable {
     /// One color stop: its location and straight sRGB components.
     struct Stop: Equatable {
         var location: CGFloat

@@ -14,7 +14,7 @@ public enum CGImageAlphaInfo: Sendable, Equatable {
 /// Created from raw pixels (`init(width:height:bytesPerRow:premultipliedRGBA:alphaInfo:)`) or from PNG
 /// data (`init(pngData:)`, see `CGImage+PNG.swift`). The same instance shown by many layers is uploaded to
 /// the GPU once: identity is the image object itself.
-public final class CGImage: @unchecked Sendable {
+public final class CGImage: Sendable {
     public let width: Int
     public let height: Int
     public let bytesPerRow: Int

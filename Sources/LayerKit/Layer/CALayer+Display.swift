@@ -211,8 +211,9 @@ extension CALayer {
 }
 
 /// One backing store to draw: its size, its space, and for a partial redraw the region and the image
-/// it starts from. A value, so an asynchronous drawing can take it to another thread.
-package struct BackingStoreDrawing: @unchecked Sendable {
+/// it starts from. A value of Sendable parts (the base image is immutable), so an asynchronous drawing
+/// can take it to another thread.
+package struct BackingStoreDrawing: Sendable {
     var pixelWidth: Int
     var pixelHeight: Int
     var scale: CGFloat

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// An object that manages image-based content and lets you animate it: Core Animation's `CALayer`.
 ///
@@ -35,6 +34,9 @@ open class CALayer {
     /// (`hasBeenCommitted`, `isPresentationCopy`, `needsLayout`) kept here so a layer stays within its
     /// memory budget.
     package var pendingChanges = LayerPropertySet()
+    /// The viewports of the hosts that show this layer as their root (`hostViewports`); nil until a
+    /// host publishes one.
+    package var storedHostViewports: HostViewports?
 
     /// Creates a layer with every property at its default.
     public init() {
@@ -268,7 +270,7 @@ extension CALayer {
 
 /// The default values of every built-in property for one layer class, indexed by `LayerPropertyKey`.
 /// Sendable: `values` is immutable once made (the `Any`s are the defaults' value types and immutable
-/// CG objects), and the per-class tables are behind a `Mutex`.
+/// CG objects), and the per-class tables are behind a lock (`Locked`).
 package final class LayerDefaults: @unchecked Sendable {
     package let values: [Any]
 
@@ -277,7 +279,7 @@ package final class LayerDefaults: @unchecked Sendable {
     /// `CALayer`'s own defaults.
     package static let builtin = LayerDefaults(values: LayerPropertyKey.allCases.map(builtinValue))
 
-    private static let tables = Mutex<[ObjectIdentifier: LayerDefaults]>([:])
+    private static let tables = Locked<[ObjectIdentifier: LayerDefaults]>([:])
 
     /// The defaults of a subclass, asking its `defaultValue(forKey:)` once per class.
     package static func table(for layerClass: CALayer.Type) -> LayerDefaults {

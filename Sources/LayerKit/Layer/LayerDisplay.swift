@@ -32,8 +32,14 @@ import Foundation
 ///           host that must present complete frames).
 /// Does NOT: display layers that are not marked, draw on the render thread, or upload anything (a
 ///           partial redraw only records its region on the image, see `CALayer+Display.swift`).
+/// Process-wide: the drawing queue is the process's, a layer is marked before any host is known to show
+///           it, and hosts ask which pending work concerns their tree. Ownership: `pending`, `animating`,
+///           `finished` and `inFlight` are behind `lock` (drawing threads hand results in, the
+///           committing thread takes them); the layers in them are touched only by the thread that owns
+///           the model, outside the lock. Hence `@unchecked Sendable` (it holds non-Sendable layers).
+///           Checked by `LayerDisplayTests` and `SendableInvariantTests`.
 package final class LayerDisplay: @unchecked Sendable {
-    /// The display state of the process's model thread.
+    /// The display state of the process's model thread (see the type's comment for why there is one).
     package static let shared = LayerDisplay()
 
     private let lock = NSLock()

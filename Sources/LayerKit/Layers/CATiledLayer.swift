@@ -24,7 +24,7 @@ import Foundation
 /// - Visibility is decided on the model thread at each commit, in the display pass
 ///   (`TiledLayerScheduler.commitPass()`): from model geometry — presentation values while the layer or
 ///   an ancestor animates — through the layer's transforms and its ancestors' `masksToBounds` bounds up
-///   to the root a host shows, in that host's viewport (`HostViewports`, which `CARenderer` and the
+///   to the root a host shows, in that host's viewport (the root's `HostViewports`, which `CARenderer` and the
 ///   window keep up to date), which also gives the on-screen scale (`TileVisibility`).
 /// - The visible tiles of the needed level that are not drawn are queued for a bounded pool of worker
 ///   threads (`TileDrawingQueue`), nearest the centre first; a new commit replaces the queue, so tiles

@@ -5,19 +5,22 @@ import Foundation
 ///
 /// Threads: `value` is the calling thread's; no thread can reach another's. Cost: one
 /// `pthread_getspecific` per access.
-final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
-    // Immutable after init: the key, and the factory, which runs on the thread that first asks.
-    private var key = pthread_key_t()
+/// Sendable (checked): the key and the factory are constants; the factory runs on the thread that
+/// first asks.
+final class ThreadLocal<Value: AnyObject>: Sendable {
+    private let key: pthread_key_t
     private let make: @Sendable () -> Value
 
     init(_ make: @escaping @Sendable () -> Value) {
         self.make = make
+        var key = pthread_key_t()
         let created = pthread_key_create(&key) { pointer in
             // The thread ended: release what it held.
             guard let pointer else { return }
             Unmanaged<AnyObject>.fromOpaque(pointer).release()
         }
         precondition(created == 0, "pthread_key_create failed (\(created)): out of thread-local keys")
+        self.key = key
     }
 
     /// The calling thread's value.

@@ -2,7 +2,7 @@ import Foundation
 
 /// What part of a layer is on screen, and at what scale, computed from model geometry.
 ///
-/// Input: a layer in a tree that hosts show (`HostViewports`). Geometry is the model's, or the
+/// Input: a layer in a tree that hosts show (its root's `HostViewports`). Geometry is the model's, or the
 /// presentation's (`presentation()`) when the layer or an ancestor has animations, so a zoom animation
 /// asks for the tiles of what is on screen.
 /// Output, per viewport showing the tree: `rect`, the visible part of the layer's bounds in its own
@@ -24,14 +24,14 @@ package struct TileVisibility: Equatable, Sendable {
     }
 
     /// The visible regions of `layer`, one per viewport showing its tree that shows any of it.
-    package static func regions(of layer: CALayer, viewports: HostViewports = .shared) -> [TileVisibility] {
+    package static func regions(of layer: CALayer) -> [TileVisibility] {
         var root = layer
         var animated = !layer.animationList.entries.isEmpty
         while let parent = root.storedSuperlayer {
             root = parent
             animated = animated || !parent.animationList.entries.isEmpty
         }
-        let shown = viewports.viewports(showing: root)
+        let shown = root.storedHostViewports?.viewports ?? []
         guard !shown.isEmpty else { return [] }
         let geometry = animated ? (layer.presentation() ?? layer) : layer
         return shown.compactMap { region(of: geometry, in: $0) }

@@ -12,7 +12,15 @@ import Synchronization
 /// the layer's needs are recomputed then. Layers register when created and leave when deallocated (their
 /// queued requests are dropped; a drawing already running is discarded when it arrives).
 /// Cost: O(finished tiles + tiled layers × their update) per commit; nothing without tiled layers.
+///
+/// Process-wide: the worker pool is bounded for the process (2 to 4 drawings at once, whatever the
+/// number of tiled layers and hosts), and a tiled layer registers when created, before any host shows
+/// it. Ownership: `layers`, `finished`, `tick` and the drawn count are behind `lock` (workers deliver,
+/// the committing thread takes); the layers themselves are touched only by the committing thread, after
+/// the lock is released. Hence `@unchecked Sendable` (the table holds weak non-Sendable layers).
+/// Checked by `CATiledLayerTests` and `SendableInvariantTests` (the queue).
 package final class TiledLayerScheduler: @unchecked Sendable {
+    /// The scheduler of every tiled layer (see the type's comment for why there is one).
     package static let shared = TiledLayerScheduler()
 
     private struct WeakLayer {

@@ -21,7 +21,13 @@ package protocol CommitReceiver: AnyObject, Sendable {
 ///   a host does not know yet, plus the snapshots of entering subtrees.
 ///   Threads: the commit runs on the thread that owns the model (it walks the tree); the routes are
 ///   guarded by a lock, packets are delivered outside it.
+///   Process-wide: any thread's commit may touch any host's tree, and a layer released on any thread
+///   must reach the hosts that hold it, so the routes between committing threads and hosts are one
+///   table; what each host receives is its own (`Route.known`). Ownership: `routes` and `released`
+///   are behind `lock`; hence `@unchecked Sendable` (routes hold weak non-Sendable layers, walked only
+///   by the committing thread under the lock). Checked by `SendableInvariantTests`.
 package final class CommitDistributor: @unchecked Sendable {
+    /// The table every commit and host uses (see the contract for why it is one).
     package static let shared = CommitDistributor()
 
     private struct Route {

@@ -4,9 +4,10 @@ import LayerKit
 /// Commit packets waiting for a render server: received on the committing thread, taken on the thread
 /// that renders. Every host (`CARenderer`, `RenderServer`) holds one showing its tree; benchmarks and tests
 /// that feed a producer by hand hold one that observes every commit.
-package final class CommitInbox: CommitReceiver, @unchecked Sendable {
-    private let lock = NSLock()
-    private var packets: [CommitPacket] = []
+/// Ownership: the waiting packets are behind a lock (`Locked`; committing threads append, the rendering
+/// thread takes), so the inbox is checked `Sendable`.
+package final class CommitInbox: CommitReceiver, Sendable {
+    private let packets = Locked<[CommitPacket]>([])
     private let onReceive: (@Sendable () -> Void)?
     /// Where commits are traced (`LK_TRACE`), on the committing thread as they arrive.
     private let trace: TraceRecorder?
@@ -40,24 +41,20 @@ package final class CommitInbox: CommitReceiver, @unchecked Sendable {
 
     package func receive(_ packet: CommitPacket) {
         trace?.recordCommit(packet)
-        lock.lock()
-        packets.append(packet)
-        lock.unlock()
+        packets.withLock { $0.append(packet) }
         onReceive?()
     }
 
     /// Every waiting packet, in commit order; the inbox is empty afterwards.
     package func take() -> [CommitPacket] {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = packets
-        packets.removeAll()
-        return taken
+        packets.withLock { waiting in
+            let taken = waiting
+            waiting.removeAll()
+            return taken
+        }
     }
 
     package var isEmpty: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return packets.isEmpty
+        packets.withLock { $0.isEmpty }
     }
 }

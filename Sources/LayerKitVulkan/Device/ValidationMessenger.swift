@@ -8,10 +8,16 @@ import Logging
 /// Input: callbacks from any thread the driver or layer chooses. Output: `messages`, one line each,
 /// "[severity] messageID: text": every error, and every validation or performance warning. Suppressions come from `KnownValidationIssues`. Cost: only when the layer
 /// reports something; enabled only with `LK_VALIDATION=1` or an explicit request.
-package final class ValidationLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [String] = []
-    private var suppressed: [String: Int] = [:]
+///
+/// Ownership: the lists are behind a lock (`Locked`; the layer's threads append, tests read), so the log is
+/// checked `Sendable`.
+package final class ValidationLog: Sendable {
+    private struct Lists {
+        var recorded: [String] = []
+        var suppressed: [String: Int] = [:]
+    }
+
+    private let lists = Locked(Lists())
     let logger: Logger
 
     init(logger: Logger) {
@@ -20,23 +26,17 @@ package final class ValidationLog: @unchecked Sendable {
 
     /// Warnings and errors reported so far, in arrival order.
     package var messages: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
+        lists.withLock { $0.recorded }
     }
 
     /// How many times each suppressed message ID arrived.
     package var suppressedCounts: [String: Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return suppressed
+        lists.withLock { $0.suppressed }
     }
 
     /// Forgets the recorded messages (for a test that provokes one on purpose).
     package func removeAll() {
-        lock.lock()
-        recorded.removeAll()
-        lock.unlock()
+        lists.withLock { $0.recorded.removeAll() }
     }
 
     /// Records errors of any type and warnings from validation proper (validation or performance type);
@@ -53,17 +53,14 @@ package final class ValidationLog: @unchecked Sendable {
         let validationTypes = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT.rawValue | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT.rawValue
         let isFailure = level == .error || (level == .warning && types & validationTypes != 0)
         if isFailure, let suppression = KnownValidationIssues.suppression(forMessageID: messageID) {
-            lock.lock()
-            suppressed[messageID, default: 0] += 1
-            lock.unlock()
+            lists.withLock { $0.suppressed[messageID, default: 0] += 1 }
             logger.debug("suppressed validation message", metadata: ["messageID": "\(messageID)", "reason": "\(suppression.reason)"])
             return
         }
         logger.log(level: level, "\(text)", metadata: ["messageID": "\(messageID)", "severity": "\(severityName)"])
         if isFailure {
-            lock.lock()
-            recorded.append("[\(severityName)] \(messageID): \(text)")
-            lock.unlock()
+            let line = "[\(severityName)] \(messageID): \(text)"
+            lists.withLock { $0.recorded.append(line) }
         }
     }
 }

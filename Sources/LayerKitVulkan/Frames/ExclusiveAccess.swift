@@ -3,7 +3,7 @@ import Foundation
 /// Asserts that an object which is not thread-safe is never entered from two threads at once (the
 /// ownership check of STYLE.md guideline 13). Moving the object between threads is fine; overlapping
 /// calls trap with the object's name. Cost: one uncontended lock per call.
-final class ExclusiveAccess: @unchecked Sendable {
+final class ExclusiveAccess: Sendable {
     private let lock = NSLock()
     private let name: String
 

@@ -184,6 +184,11 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         do {
             try context.access.run {
                 didRecord = false
+                condition.lock()
+                let losesDevice = losesDeviceAtNextFrame
+                losesDeviceAtNextFrame = false
+                condition.unlock()
+                if losesDevice { recorder.losesDeviceAtNextSubmit = true }
                 try executeFrame(graph)
                 // A skipped frame (suspended, zero-sized) drew none of its rasterization bitmaps.
                 if !didRecord { lostRasterizations += graph.rasterization.rendered.values.map(\.entry) }
@@ -209,9 +214,17 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     }
 
     /// Test hook: the next frame's submit reports `VK_ERROR_DEVICE_LOST` (`FrameRecorder.losesDeviceAtNextSubmit`).
+    /// Any thread: the request waits under `condition` and the render thread hands it to the recorder,
+    /// which only it touches (entering the context from here would overlap a frame in flight).
     package func loseDeviceAtNextSubmit() {
-        context.access.run { recorder.losesDeviceAtNextSubmit = true }
+        condition.lock()
+        losesDeviceAtNextFrame = true
+        condition.unlock()
     }
+
+    /// A device loss asked for by `loseDeviceAtNextSubmit()` that no frame has taken yet (guarded by
+    /// `condition`).
+    private var losesDeviceAtNextFrame = false
 
     package func takeLostRasterizations() -> [RasterizationEntryID] {
         context.access.run {
