@@ -1,5 +1,4 @@
 import LayerKit
-import Synchronization
 
 /// Emitters' particle records kept from frame to frame (`EmitterParticles.Records`), so a particle's
 /// spreads, birth point and direction are worked out once in its life, not once per frame.
@@ -10,7 +9,7 @@ import Synchronization
 /// The records are pure functions of the key and particle numbers, so a frame drawn from them is the
 /// same as one worked out in closed form; going back in time only drops them.
 /// Emitters not drawn for `forgetAfterFrames` frames are forgotten (checked every 64 frames).
-/// Thread: the render thread's; the mutex makes it `Sendable` with the builder, not shared.
+/// Thread: the render thread's; the lock (`Locked`) makes it `Sendable` with the builder, not shared.
 package final class EmitterParticleCache: Sendable {
     package struct Entry {
         var key: EmitterParticles.RecordKey
@@ -18,12 +17,12 @@ package final class EmitterParticleCache: Sendable {
         var lastFrame = 0
     }
 
-    private struct State {
+    private struct State: Sendable {
         var entries: [LayerID: Entry] = [:]
         var frame = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     package let forgetAfterFrames: Int
 
     package init(forgetAfterFrames: Int = 120) {
