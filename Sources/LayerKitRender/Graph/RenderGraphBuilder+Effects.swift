@@ -508,5 +508,5 @@ extension SharedShadowKey {
 
 private extension SIMD4<Float> {
     /// The largest absolute component.
-    var magnitudeBound: Float { max(max(abs(x), abs(y)), max(abs(z), abs(w))) }
+    var magnitudeBound: Float { Swift.max(Swift.max(abs(x), abs(y)), Swift.max(abs(z), abs(w))) }
 }
