@@ -2,8 +2,9 @@ import Foundation
 import LayerKit
 import XCTest
 
-/// The GameHUD sample, run as a user runs it (the built executable, headless, validation on; the HUD recorded into the game's command buffer): the game's
-/// tiles where the HUD leaves them alone, the HUD's health bar and pause panel drawn over them.
+/// The GameHUD sample, run as a user runs it (the built executable, validation on, the HUD recorded into
+/// the game's command buffer): in the game's window, and headless, where the game's tiles show where the
+/// HUD leaves them alone and the HUD's health bar and pause panel are drawn over them.
 ///
 /// The expected tile colours are the sample's terrain function worked out again here: tile (column, row)
 /// has height sin(0.21c) + sin(0.27r + 1.3) + 0.6 sin(0.11(c + r)) + 0.4 sin(0.63c − 0.41r), terrain

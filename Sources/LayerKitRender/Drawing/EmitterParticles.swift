@@ -350,7 +350,10 @@ package struct EmitterParticles {
         // emitter (each birth is then placed by the position history, which commits may change).
         let key = RecordKey(plans: plans, roots: roots.map(\.slot), emission: emission)
         let keepsRecords = emission.history == nil
-        var records = (keepsRecords ? cache?.take(node.id, key: key) : nil) ?? roots.map { Records(lineage: $0.slot, childCapacities: Self.childCapacities(of: plans[$0.index], plans: plans, childSlots: childSlots, life: emission.life)) }
+        var records = (keepsRecords ? cache?.take(node.id, key: key) : nil) ?? roots.map { root in
+            Records(lineage: root.slot,
+                    childCapacities: Self.childCapacities(of: plans[root.index], plans: plans, childSlots: childSlots, life: emission.life))
+        }
         plans.withUnsafeBufferPointer { plans in
             childSlots.withUnsafeBufferPointer { childSlots in
                 groups.withUnsafeMutableBufferPointer { groups in
