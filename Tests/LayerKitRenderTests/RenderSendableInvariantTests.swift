@@ -1,5 +1,6 @@
 import Foundation
 import LayerKit
+import LayerKitTestSupport
 import XCTest
 @testable import LayerKitRender
 
@@ -10,14 +11,6 @@ import XCTest
 /// cover.
 final class RenderSendableInvariantTests: XCTestCase {
     private static let threads = 8
-
-    /// Values appended from any thread, read after the threads joined.
-    private final class Collected<Element: Sendable>: Sendable {
-        private let items = Locked<[Element]>([])
-        func append(_ item: Element) { items.withLock { $0.append(item) } }
-        func append(contentsOf more: [Element]) { items.withLock { $0.append(contentsOf: more) } }
-        var all: [Element] { items.withLock { $0 } }
-    }
 
     /// Records, per executed graph, the thread it ran on, the main pass's item count and target size.
     private final class ThreadRecordingExecutor: RenderGraphExecutor, Sendable {
@@ -30,7 +23,7 @@ final class RenderSendableInvariantTests: XCTestCase {
             /// Rasterized bitmaps the frame draws (cache misses).
             var rasterized: Int
         }
-        let frames = Collected<Frame>()
+        let frames = CollectedValues<Frame>()
         func execute(_ graph: RenderGraph) throws {
             let main = graph.passes.last
             frames.append(Frame(thread: UInt(bitPattern: Int(bitPattern: pthread_self())), items: main?.items.count ?? 0,
@@ -120,9 +113,9 @@ final class RenderSendableInvariantTests: XCTestCase {
     /// `CommitInbox` (checked `Sendable`): committing threads receive while the render thread takes,
     /// behind its lock. Every packet is taken exactly once.
     func testCommitInboxHandsEveryPacketToTheTakingThreadOnce() {
-        let wakeUps = Collected<Int>()
+        let wakeUps = CollectedValues<Int>()
         let inbox = CommitInbox(onReceive: { wakeUps.append(1) })
-        let sent = Collected<LayerID>(), taken = Collected<LayerID>()
+        let sent = CollectedValues<LayerID>(), taken = CollectedValues<LayerID>()
         DispatchQueue.concurrentPerform(iterations: Self.threads + 1) { thread in
             if thread == Self.threads {
                 for _ in 0..<100 { taken.append(contentsOf: inbox.take().flatMap(\.released)) }
@@ -144,7 +137,7 @@ final class RenderSendableInvariantTests: XCTestCase {
     /// from another thread ends the wait.
     func testManualClockReleasesEveryTickInOrderAcrossThreads() {
         let clock = ManualClock()
-        let received = Collected<Double>()
+        let received = CollectedValues<Double>()
         let waiter = DispatchGroup()
         DispatchQueue.global().async(group: waiter) {
             while let time = clock.waitForNextFrame() {
@@ -158,7 +151,7 @@ final class RenderSendableInvariantTests: XCTestCase {
         waiter.wait()
         XCTAssertEqual(received.all, (1...200).map(Double.init))
         let stopped = DispatchGroup()
-        let afterStop = Collected<Double?>()
+        let afterStop = CollectedValues<Double?>()
         DispatchQueue.global().async(group: stopped) { afterStop.append(clock.waitForNextFrame()) }
         clock.stop()
         stopped.wait()
@@ -169,7 +162,7 @@ final class RenderSendableInvariantTests: XCTestCase {
     /// render thread, which has seen only increasing frame times.
     func testDisplayClockStoppedFromAnotherThreadEndsTheWait() {
         let clock = DisplayClock(framesPerSecond: 500)
-        let times = Collected<Double>()
+        let times = CollectedValues<Double>()
         let threeFrames = DispatchSemaphore(value: 0)
         let waiter = DispatchGroup()
         DispatchQueue.global().async(group: waiter) {
@@ -219,7 +212,7 @@ final class RenderSendableInvariantTests: XCTestCase {
         let files = TraceFiles()
         let first = URL(fileURLWithPath: NSTemporaryDirectory() + "layerkit-sendable-\(UUID().uuidString).json")
         let second = URL(fileURLWithPath: NSTemporaryDirectory() + "layerkit-sendable-\(UUID().uuidString).json")
-        let recorders = Collected<ObjectIdentifier>()
+        let recorders = CollectedValues<ObjectIdentifier>()
         DispatchQueue.concurrentPerform(iterations: 32) { index in
             recorders.append(ObjectIdentifier(files.recorder(writingTo: index % 2 == 0 ? first : second, frameCapacity: 4)))
         }
@@ -231,7 +224,7 @@ final class RenderSendableInvariantTests: XCTestCase {
     /// `StatisticsReporter`: used by the thread that renders; a render thread that hands it to its
     /// successor (joined first) keeps every frame in the count.
     func testStatisticsReporterHandedBetweenRenderThreadsCountsEveryFrame() {
-        let lines = Collected<String>()
+        let lines = CollectedValues<String>()
         let reporter = StatisticsReporter(interval: 1, output: { lines.append($0) })
         let second: UInt64 = 1_000_000_000
         for thread in 0..<4 {

@@ -11,14 +11,6 @@ import XCTest
 final class SendableInvariantTests: XCTestCase {
     private static let threads = 8
 
-    /// Values appended from any thread, read after the threads joined.
-    private final class Collected<Element: Sendable>: Sendable {
-        private let items = Locked<[Element]>([])
-        func append(_ item: Element) { items.withLock { $0.append(item) } }
-        func append(contentsOf more: [Element]) { items.withLock { $0.append(contentsOf: more) } }
-        var all: [Element] { items.withLock { $0 } }
-    }
-
     // MARK: - Lock-protected process-wide objects
 
     /// `Locked`, the lock behind the checked-`Sendable` types: increments from many threads at once are
@@ -97,7 +89,7 @@ final class SendableInvariantTests: XCTestCase {
     /// commits on its own; the counts are behind the group's lock and the block runs exactly once, after
     /// the last of both.
     func testACompletionGroupSettledFromManyThreadsFiresOnceAfterItsLastAnimation() {
-        let fired = Collected<Int>()
+        let fired = CollectedValues<Int>()
         let group = TransactionContext.CompletionGroup { fired.append(1) }
         let animations = 200
         for _ in 0..<animations { group.addAnimation() }
@@ -121,7 +113,7 @@ final class SendableInvariantTests: XCTestCase {
             func receive(_ packet: CommitPacket) { packets.withLock { $0 += 1 } }
         }
         let distributor = CommitDistributor()
-        let recorded = Collected<LayerID>(), drained = Collected<LayerID>()
+        let recorded = CollectedValues<LayerID>(), drained = CollectedValues<LayerID>()
         let observers = (0..<64).map { _ in Observer() }
         DispatchQueue.concurrentPerform(iterations: Self.threads + 1) { thread in
             if thread == Self.threads {
@@ -153,9 +145,9 @@ final class SendableInvariantTests: XCTestCase {
     /// others. The observer that stays sees every emission; cancelled ones see none after cancelling.
     func testDiagnosticsEmittedFromManyThreadsReachEveryObserverOnce() {
         let diagnostics = LayerKitDiagnostics()
-        let kept = Collected<String>()
+        let kept = CollectedValues<String>()
         let keptObservation = diagnostics.observe { kept.append($0.name) }
-        let cancelled = Collected<String>()
+        let cancelled = CollectedValues<String>()
         let cancelledObservations = (0..<Self.threads).map { _ in diagnostics.observe { cancelled.append($0.name) } }
         let perThread = 16
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
@@ -200,7 +192,7 @@ final class SendableInvariantTests: XCTestCase {
             let running = Locked((now: 0, peak: 0))
         }
         let drawings = Drawings()
-        let delivered = Collected<String>()
+        let delivered = CollectedValues<String>()
         let queue = TileDrawingQueue(maximumWorkers: 3) { job, _ in
             delivered.append("\(job.layer.rawValue)/\(job.key.column)")
         }
@@ -273,13 +265,13 @@ final class SendableInvariantTests: XCTestCase {
     func testThreadLocalGivesEachThreadItsOwnValue() {
         final class Box: Sendable {}
         // Holds every value made, so no identity is reused while the test compares them.
-        let made = Collected<Box>()
+        let made = CollectedValues<Box>()
         let local = ThreadLocal<Box> {
             let box = Box()
             made.append(box)
             return box
         }
-        let seen = Collected<[UInt]>()
+        let seen = CollectedValues<[UInt]>()
         DispatchQueue.concurrentPerform(iterations: 64) { _ in
             let first = local.value, second = local.value
             XCTAssertTrue(first === second)
@@ -303,8 +295,8 @@ final class SendableInvariantTests: XCTestCase {
             var newlyQueued: Int
             var leftAfterCommit: Set<ObjectIdentifier>
         }
-        let seen = Collected<Seen>()
-        let keepAlive = Collected<HandedOver<[CALayer]>>()  // no identity reused while compared
+        let seen = CollectedValues<Seen>()
+        let keepAlive = CollectedValues<HandedOver<[CALayer]>>()  // no identity reused while compared
         DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
             let queuedBefore = LayoutQueue.current.pendingLayerCount
             CATransaction.begin()
@@ -343,7 +335,7 @@ final class SendableInvariantTests: XCTestCase {
                 key == "opacity" ? Float(0.5) : super.defaultValue(forKey: key)
             }
         }
-        let opacities = Collected<Float>()
+        let opacities = CollectedValues<Float>()
         DispatchQueue.concurrentPerform(iterations: 32) { _ in
             let table = LayerDefaults.table(for: ProbeLayer.self)
             opacities.append(table.values[Int(LayerPropertyKey.opacity.rawValue)] as! Float)
@@ -363,7 +355,7 @@ final class SendableInvariantTests: XCTestCase {
         let image = CGImage(width: 1, height: 1, bytesPerRow: 4, premultipliedRGBA: [1, 2, 3, 255], alphaInfo: .premultipliedLast)!
         let discrete = DiscreteValue(image)
         let expectedBox = CGRect(x: 1, y: 2, width: 59, height: 68)
-        let wrong = Collected<String>()
+        let wrong = CollectedValues<String>()
         let readers = DispatchGroup()
         for thread in 0..<Self.threads {
             DispatchQueue.global().async(group: readers) {

@@ -11,13 +11,6 @@ import XCTest
 /// `concurrentPerform`, so every expectation is fixed in advance. Run under ThreadSanitizer by
 /// `Tools/test --tsan`, which reports any access that the stated lock or hand-over does not cover.
 final class VulkanSendableInvariantTests: CARendererTestCase {
-    /// Values appended from any thread, read after the threads joined.
-    private final class Collected<Element: Sendable>: Sendable {
-        private let items = Locked<[Element]>([])
-        func append(_ item: Element) { items.withLock { $0.append(item) } }
-        var all: [Element] { items.withLock { $0 } }
-    }
-
     /// `CARenderer`, its `HeadlessRenderer` and `VulkanContext`: used from one thread at a time, they
     /// may move between threads (each use here is joined before the next thread starts, the ordering
     /// `ExclusiveAccess` checks). Each thread that drives the renderer changes the layer in its own
@@ -29,7 +22,7 @@ final class VulkanSendableInvariantTests: CARendererTestCase {
         renderer.layer = root
         CATransaction.flush()
         let owned = HandedOver((renderer: renderer, square: square))
-        let pixels = Collected<[UInt8]>()
+        let pixels = CollectedValues<[UInt8]>()
         let colors: [(CGFloat, CGFloat, CGFloat)] = [(0, 1, 0), (0, 0, 1), (1, 1, 0), (1, 0, 1)]
         for (index, color) in colors.enumerated() {
             let driver = DispatchGroup()
