@@ -14,8 +14,10 @@ final class HostileTreeRenderTests: CARendererTestCase {
     /// Seeds whose trees once failed a long run, kept as regressions: 9310 (a cached group drew its
     /// content twice in one frame, so a layer rasterized inside was stored by the first drawing and reused
     /// by the second before any backend held it: the frame did not render); 1859 and 8987 (the same with a
-    /// rasterized layer under a replicator, drawn once per instance).
-    static let regressions: [UInt64] = [9310, 1859, 8987]
+    /// rasterized layer under a replicator, drawn once per instance); 3848 and 9362 (a layer blurred its
+    /// shadow path inside a drawing that was then thrown away, and a later layer with the same path
+    /// composited the surface number that drawing had used: a pass read the surface it drew).
+    static let regressions: [UInt64] = [9310, 1859, 8987, 3848, 9362]
 
     func testHostileTreesRenderValidPixelsAndFinitePresentationValues() throws {
         let renderer = try makeRenderer(width: 128, height: 128)

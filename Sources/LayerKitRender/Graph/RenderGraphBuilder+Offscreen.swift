@@ -163,10 +163,7 @@ extension RenderGraphBuilder {
                     return
                 }
                 // Declined: the content drawn above stands after all.
-                context.offscreen = afterContent.offscreen
-                context.rasterization = afterContent.rasterization
-                context.pageSurfaces = afterContent.pageSurfaces
-                context.bitmapsThisFrame = afterContent.bitmapsThisFrame
+                afterContent.restore(into: &context)
             }
             guard let rect = packable ? whole : union(footprints).flatMap(surfaceRect) else { return }
             let surface = makeSurface(rect, items: content, reason: .groupOpacity, name: "group opacity of layer \(node.id)", context: &context)

@@ -122,12 +122,24 @@ extension RenderGraphBuilder {
         var rasterization: RasterizedSurfaces
         var pageSurfaces: [Int: SurfaceID]
         var bitmapsThisFrame: [RasterizationEntryID: (surface: SurfaceID, entry: RasterizationCache.Entry)]
+        /// Shared blurred shadow paths: a surface of a drawing thrown away must serve no later layer.
+        var sharedShadows: [SharedShadowKey: SharedShadow]
 
         init(_ context: VisitContext) {
             offscreen = context.offscreen
             rasterization = context.rasterization
             pageSurfaces = context.pageSurfaces
             bitmapsThisFrame = context.bitmapsThisFrame
+            sharedShadows = context.sharedShadows
+        }
+
+        /// Puts `context`'s offscreen state back to this one.
+        func restore(into context: inout VisitContext) {
+            context.offscreen = offscreen
+            context.rasterization = rasterization
+            context.pageSurfaces = pageSurfaces
+            context.bitmapsThisFrame = bitmapsThisFrame
+            context.sharedShadows = sharedShadows
         }
     }
 
@@ -136,10 +148,7 @@ extension RenderGraphBuilder {
     func rollBack(to state: OffscreenState, context: inout VisitContext) {
         let nested = context.rasterization.rendered.keys.filter { state.rasterization.rendered[$0] == nil }
         rasterizationCache.forget(nested.compactMap { context.rasterization.rendered[$0]?.entry })
-        context.offscreen = state.offscreen
-        context.rasterization = state.rasterization
-        context.pageSurfaces = state.pageSurfaces
-        context.bitmapsThisFrame = state.bitmapsThisFrame
+        state.restore(into: &context)
     }
 
     /// Keeps a bitmap just drawn into `surface` on a shared page, taking its pass out of the frame (the
