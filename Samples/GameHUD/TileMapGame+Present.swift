@@ -3,10 +3,6 @@
 // command buffer, then presented. Still the game's own Vulkan: LayerKit only drew into the frame image.
 import CVulkan
 
-private func check(_ result: VkResult, _ call: String) throws {
-    guard result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR else { throw GameVulkanError(call: call, result: result) }
-}
-
 extension TileMapGame {
     /// The window's swapchain and the semaphores that order acquiring, drawing and presenting.
     final class Presenter {
@@ -85,7 +81,8 @@ extension TileMapGame {
         /// the HUD left it) into it, leaving it ready to present.
         func recordCopy(from frame: VkImage, width: Int, height: Int, into commandBuffer: VkCommandBuffer) throws -> Shown {
             var index: UInt32 = 0
-            try check(vkAcquireNextImageKHR(device, swapchain, UInt64.max, acquired, nil, &index), "vkAcquireNextImageKHR")
+            try check(vkAcquireNextImageKHR(device, swapchain, UInt64.max, acquired, nil, &index), "vkAcquireNextImageKHR",
+                      alsoAccepting: VK_SUBOPTIMAL_KHR)
             let image = images[Int(index)]
             let range = VkImageSubresourceRange(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, baseMipLevel: 0, levelCount: 1,
                                                 baseArrayLayer: 0, layerCount: 1)
@@ -133,7 +130,7 @@ extension TileMapGame {
                         info.swapchainCount = 1
                         info.pSwapchains = chains
                         info.pImageIndices = indices
-                        try check(vkQueuePresentKHR(queue, &info), "vkQueuePresentKHR")
+                        try check(vkQueuePresentKHR(queue, &info), "vkQueuePresentKHR", alsoAccepting: VK_SUBOPTIMAL_KHR)
                     }
                 }
             }

@@ -17,8 +17,9 @@ struct GameVulkanError: Error, CustomStringConvertible {
     var description: String { "\(call) failed (VkResult \(result.rawValue))" }
 }
 
-private func check(_ result: VkResult, _ call: String) throws {
-    guard result == VK_SUCCESS else { throw GameVulkanError(call: call, result: result) }
+/// Throws unless `result` is success (or `alsoAccepting`: a swapchain that still presents, suboptimally).
+func check(_ result: VkResult, _ call: String, alsoAccepting accepted: VkResult = VK_SUCCESS) throws {
+    guard result == VK_SUCCESS || result == accepted else { throw GameVulkanError(call: call, result: result) }
 }
 
 /// The game's Vulkan set-up and its frame: a tile map scrolling to the left, in a frame image the game

@@ -191,7 +191,6 @@ public final class CARenderer: @unchecked Sendable {
                       height: target.height, scale: scale, trace: TraceRecorder.fromEnvironment())
         readsBack = false
         vulkanTarget = target
-        producer.compiler.promotesClears = target.initialLayout == nil
     }
 
     /// The app's target (nil: LayerKit's own image).
@@ -212,7 +211,6 @@ public final class CARenderer: @unchecked Sendable {
         bounds = CGRect(x: 0, y: 0, width: CGFloat(target.width) / scale, height: CGFloat(target.height) / scale)
         producer.builder.targetWidth = target.width
         producer.builder.targetHeight = target.height
-        producer.compiler.promotesClears = target.initialLayout == nil
         adopt(newRenderer, on: newContext)
     }
 
@@ -452,6 +450,8 @@ public final class CARenderer: @unchecked Sendable {
     private func renderFrame(recordingInto appBuffer: OpaquePointer? = nil) throws {
         producer.builder.viewport = bounds
         producer.clearColor = clearColor.premultipliedRGBA
+        // A frame drawn over the app's kept pixels never turns its first draw into the clear it skips.
+        producer.compiler.promotesClears = vulkanTarget?.initialLayout == nil
         // Let go of the last frame's graph first: an image only it still holds (a backing store just
         // partly redrawn) is then gone, so the new image may take over its atlas rect (`ImageAtlas`); and
         // the producer patches its last graph in place only when nothing else holds it (`RetainedFrame`).

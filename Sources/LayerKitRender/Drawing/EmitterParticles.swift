@@ -640,7 +640,8 @@ package struct EmitterParticles {
     }
 
     /// The draw order of `groups`' particles by z, farthest (least z) first, ties in group and birth
-    /// order; nil when every particle has the same z (the groups' own order is then back to front).
+    /// order (the stable sort sublayers are drawn in); nil when every particle has the same z (the groups'
+    /// own order is then back to front).
     private static func backToFront(_ groups: [Group]) -> [(group: Int, index: Int)]? {
         guard let firstZ = groups.lazy.compactMap(\.particles.first?.z).first,
               groups.contains(where: { $0.particles.contains { $0.z != firstZ } }) else { return nil }
@@ -649,9 +650,7 @@ package struct EmitterParticles {
         for (group, cell) in groups.enumerated() {
             for (index, particle) in cell.particles.enumerated() { order.append((group, index, particle.z)) }
         }
-        // Stable: equal depths keep group and birth order.
-        let sorted = order.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
-        return sorted.map { ($0.element.group, $0.element.index) }
+        return RenderGraphBuilder.backToFront(order, zPosition: { CGFloat($0.z) }).map { ($0.group, $0.index) }
     }
 }
 

@@ -70,7 +70,8 @@ final class FrameRecorder {
         try context.layerPipeline(format: format).renderPass
     }
 
-    /// The frame last recorded into an app's command buffer, whose fence is not signalled yet.
+    /// The frame last recorded into an app's command buffer, whose submission is the app's: its fence is
+    /// not signalled yet (`signalRecordedFrame`).
     private var recordedFrame: FrameContext?
 
     /// The next frame slot, its previous submission finished and recycled, its command buffer begun —
@@ -157,7 +158,6 @@ final class FrameRecorder {
     /// empty submission at the start of the next frame (or before waiting for it): a fence signal waits for
     /// everything submitted earlier on the queue, the app's buffer by then included.
     func finishRecordedFrame(_ frame: FrameContext) {
-        frame.awaitsAppSubmission = true
         recordedFrame = frame
         staging.endFrame(serial: serial)
         frame.serial = serial
@@ -168,7 +168,6 @@ final class FrameRecorder {
     func signalRecordedFrame() throws {
         guard let frame = recordedFrame else { return }
         recordedFrame = nil
-        frame.awaitsAppSubmission = false
         try check(vkQueueSubmit(context.device.queue, 0, nil, frame.fence), "vkQueueSubmit(fence of recorded frame \(frame.serial))")
     }
 
@@ -206,7 +205,7 @@ final class FrameRecorder {
     /// Waits until the GPU has finished `frame` (one recorded into an app's buffer: once the app has
     /// submitted it).
     func waitForCompletion(of frame: FrameContext) throws {
-        if frame.awaitsAppSubmission { try signalRecordedFrame() }
+        if frame === recordedFrame { try signalRecordedFrame() }
         try frame.waitForCompletion()
     }
 

@@ -14,10 +14,6 @@ final class FrameContext {
     let ownCommandBuffer: VkCommandBuffer
     /// What this frame records into: its own buffer, or an app's (`FrameRecorder.beginFrame(recordingInto:)`).
     private(set) var commandBuffer: VkCommandBuffer
-    /// Whether the frame was recorded into an app's command buffer whose submission is the app's: its
-    /// fence is signalled by an empty submission made after the app has submitted
-    /// (`FrameRecorder.signalRecordedFrame`).
-    var awaitsAppSubmission = false
     /// Serial of the last submission recorded here; 0 before the first.
     var serial: UInt64 = 0
     /// Per-frame instance data (`LayerInstance.stride` bytes per instance) and its set-0 descriptor.
