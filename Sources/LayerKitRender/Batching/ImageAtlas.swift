@@ -120,11 +120,11 @@ package final class ImageAtlas: @unchecked Sendable {
         return nil
     }
 
-    /// `item` drawing `image` from its placement: the texture becomes the page, uv are remapped into the
-    /// placement and clamped to its edge texels' centres.
-    package static func remap(_ item: DrawItem, to placement: AtlasPlacement) -> DrawItem {
-        var item = item
-        guard let texture = item.texture else { return item }
+    /// Makes `item`, which draws an image, draw it from its placement: the texture becomes the page, uv
+    /// are remapped into the placement and clamped to its edge texels' centres. In place: a copy of the
+    /// item would retain its texture and gradient.
+    package static func remap(_ item: inout DrawItem, to placement: AtlasPlacement) {
+        guard let texture = item.texture else { return }
         let page = Float(placement.pageSize)
         let origin = SIMD2<Float>(Float(placement.rect.minX), Float(placement.rect.minY))
         let size = SIMD2<Float>(Float(placement.rect.width), Float(placement.rect.height))
@@ -137,7 +137,6 @@ package final class ImageAtlas: @unchecked Sendable {
         item.instance.flags.insert(.clampUV)
         item.texture = TextureBinding(source: .atlas(placement.page), minification: texture.minification,
                                       magnification: texture.magnification)
-        return item
     }
 }
 

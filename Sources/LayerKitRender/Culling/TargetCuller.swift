@@ -10,6 +10,7 @@
 package enum TargetCuller {
     /// The footprint of every item, nil for those to cull.
     package static func footprints(of items: [DrawItem], targetWidth: Int, targetHeight: Int) -> [PixelRect?] {
-        items.map { OffscreenDecision.footprint(of: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
+        // By index: iterating the array would copy every item (retaining its texture and gradient).
+        items.indices.map { OffscreenDecision.footprint(of: items[$0], targetWidth: targetWidth, targetHeight: targetHeight) }
     }
 }

@@ -165,17 +165,18 @@ package struct DrawListCompiler: Sendable {
             if index == frameIndex { compileIndex?.recordCulled(culledIndices) }
             compileIndex?.culledDraws[index] = culledIndices
             if !culledIndices.isEmpty {
-                var kept: [DrawItem] = []
-                kept.reserveCapacity(pass.items.count - culledIndices.count)
+                // Compacted in place: moving an item by a swap costs no retain of its texture or gradient.
+                var kept = 0
                 var next = 0
-                for (itemIndex, item) in pass.items.enumerated() {
+                for itemIndex in pass.items.indices {
                     if next < culledIndices.count && culledIndices[next] == itemIndex {
                         next += 1
-                    } else {
-                        kept.append(item)
+                        continue
                     }
+                    if kept != itemIndex { pass.items.swapAt(kept, itemIndex) }
+                    kept += 1
                 }
-                pass.items = kept
+                pass.items.removeLast(pass.items.count - kept)
             }
             statistics.quadsCulledOffTarget += pass.culled.offTarget
             statistics.quadsCulledOccluded += pass.culled.occluded
@@ -232,7 +233,7 @@ package struct DrawListCompiler: Sendable {
             // Depth-ordered only where an opaque item can hide others (or a group is resolved by depth):
             // without one, the depth test would only cost each fragment a depth read.
             if index == frameIndex && depthTesting && culling && views.isEmpty {
-                let itemPhases = pass.items.map { $0.depthGroup != nil ? DepthPhase.resolvedGroup : Self.isDepthOpaque($0) ? .opaque : .translucent }
+                let itemPhases = pass.items.indices.map { pass.items[$0].depthGroup != nil ? DepthPhase.resolvedGroup : Self.isDepthOpaque(pass.items[$0]) ? .opaque : .translucent }
                 if itemPhases.contains(where: { $0 != .translucent }) { phases = itemPhases }
             }
             if phases != nil {
@@ -256,7 +257,7 @@ package struct DrawListCompiler: Sendable {
                         if let placement = last?.placement { placements[placement.serial] = placement }
                     }
                     guard let placement = last?.placement else { continue }
-                    pass.items[i] = ImageAtlas.remap(pass.items[i], to: placement)
+                    ImageAtlas.remap(&pass.items[i], to: placement)
                 }
             }
             (pass.drawOrder, pass.batches) = batcher.plan(pass.items, footprints: footprints, phases: phases)
