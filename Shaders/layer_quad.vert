@@ -1,7 +1,12 @@
 // layer_quad.vert: expands one LayerInstance into its quad.
 //
-// Input: the pass's instance buffer (set 0, binding 0), gl_InstanceIndex (firstInstance included) and
-// gl_VertexIndex 0...3 (a triangle strip, no vertex buffer). A piece of a split plane
+// Input: the pass's instance buffer (set 0, binding 0); a non-instanced triangle-list draw of 6 vertices
+// per quad, no vertex buffer: the batch's first instance arrives as gl_InstanceIndex (firstInstance of a
+// draw of one instance) and quad k of the batch is vertices 6k...6k+5, the triangles (0, 1, 2) and
+// (1, 2, 3) of its corners in strip order (no face is culled, so winding does not matter). One draw of many small quads, rather than one instance per
+// quad: lavapipe's vertex pipeline pays a fixed cost per instance that halved the GPU time of 100,000
+// quads when it went (the `big` scene), and GPUs shade tiny instances in underfilled vertex waves too.
+// The triangles are the strip's, so rasterization is unchanged. A piece of a split plane
 // (LAYER_FLAG_PIECE_CORNERS) takes its four strip corners from the instance instead of the quad's, and
 // its uv from where the corner lies in `shape` (uv holds the coordinates at shape's corners).
 // Output: gl_Position = localToClip * (x, y, 0, 1) for the quad corner, its z replaced by params.z * w so
@@ -32,14 +37,18 @@ layout(location = 9) flat out vec4 vUVClamp;
 layout(location = 10) flat out vec4 vGradientGeometry;
 
 void main() {
-    LayerInstance instance = instances[gl_InstanceIndex];
-    // Strip order: (min, min), (max, min), (min, max), (max, max).
-    vec2 corner = vec2(float(gl_VertexIndex & 1), float(gl_VertexIndex >> 1));
+    int quadIndex = gl_InstanceIndex + gl_VertexIndex / 6;
+    // The corner in strip order, (min, min), (max, min), (min, max), (max, max): list vertices 0 1 2 | 3 4 5
+    // are corners 0 1 2 | 1 2 3.
+    int listVertex = gl_VertexIndex % 6;
+    int vertexIndex = listVertex < 3 ? listVertex : listVertex - 2;
+    LayerInstance instance = instances[quadIndex];
+    vec2 corner = vec2(float(vertexIndex & 1), float(vertexIndex >> 1));
     vec2 p = mix(instance.quad.xy, instance.quad.zw, corner);
     bool piece = (floatBitsToUint(instance.params.y) & LAYER_FLAG_PIECE_CORNERS) != 0u;
     if (piece) {
-        vec4 pair = gl_VertexIndex < 2 ? instance.quad : instance.uvClamp;
-        p = (gl_VertexIndex & 1) == 0 ? pair.xy : pair.zw;
+        vec4 pair = vertexIndex < 2 ? instance.quad : instance.uvClamp;
+        p = (vertexIndex & 1) == 0 ? pair.xy : pair.zw;
         corner = (p - instance.shape.xy) / (instance.shape.zw - instance.shape.xy);
     }
     mat4 localToClip = mat4(instance.localToClip[0], instance.localToClip[1],
@@ -57,7 +66,7 @@ void main() {
     vShapeRadii = instance.shapeRadii;
     vParams = instance.params;
     // The fragment shader reads a colour matrix straight from the instance (too many words to pass on).
-    vParams.w = uintBitsToFloat(uint(gl_InstanceIndex));
+    vParams.w = uintBitsToFloat(uint(quadIndex));
     vClipRect = instance.clipRect;
     vClipRadii = instance.clipRadii;
     // The fragment shader reads the gradient header from vUVClamp.xyz; a piece keeps it in clipFromLocal's w.

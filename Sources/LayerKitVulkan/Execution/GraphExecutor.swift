@@ -20,7 +20,8 @@ import LayerKitRender
 /// corner of its (bucket-sized) image; the uv of items sampling it are scaled by logical / image size as
 /// they are written, so uv 0…1 still spans exactly the pass's pixels.
 /// Batching: the instance buffer holds each pass's items in its `drawOrder`, and each `DrawBatch` is one
-/// instanced `vkCmdDraw` of 4 vertices, `firstInstance` indexing that buffer (`RenderPass.drawPlan`: a
+/// `vkCmdDraw` of 6 vertices per item (two triangles; `layer_quad.vert` pulls each item's instance by
+/// vertex index), `firstInstance` indexing its first item in that buffer (`RenderPass.drawPlan`: a
 /// pass nobody compiled batches consecutive items with equal texture bindings and blend modes). After the
 /// instances come the color stops of the frame's gradient items (`GradientPaint.stopWords`), each item's
 /// instance pointing at its first word (`LayerInstance.gradientStopWord`), so gradients batch with
@@ -46,6 +47,8 @@ import LayerKitRender
 /// (a later revision: of the changed items only); one draw call per batch; one render pass per
 /// graph pass; surface images (and stencils) only when the pool has none of the size free.
 final class GraphExecutor {
+    /// Vertices `layer_quad.vert` takes per draw item: its two triangles, as a list.
+    static let verticesPerItem = 6
     private let device: VulkanDevice
     private let allocator: MemoryAllocator
     private let pipeline: LayerPipeline
@@ -288,7 +291,7 @@ final class GraphExecutor {
                         vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 1, 1, &textureSet, 0, nil)
                         boundTexture = textureSet
                     }
-                    vkCmdDraw(commandBuffer, 4, UInt32(batch.count), 0, UInt32(firstInstance + batch.range.lowerBound))
+                    vkCmdDraw(commandBuffer, UInt32(Self.verticesPerItem * batch.count), 1, 0, UInt32(firstInstance + batch.range.lowerBound))
                     counters.drawCalls += 1
                 }
             }
