@@ -89,4 +89,32 @@ final class VulkanSendableInvariantTests: CARendererTestCase {
         }
         XCTAssertEqual(runs.withLock { $0 }, 64)
     }
+    /// `PresentThread`: presents handed over by one thread run on the present thread, in order, each
+    /// completion before the thread is idle again; the handing thread's state written before a hand-over
+    /// is seen by the present (and the completion's writes after `waitUntilIdle()`), with no lock of the
+    /// test's own around either. `stop()` finishes a present still pending.
+    func testPresentThreadRunsEachHandedOverPresentInOrderAndHandsItsResultBack() {
+        let presented = CollectedValues<UInt32>()
+        let thread = PresentThread(name: "test present") { request in
+            presented.append(request.imageIndex)
+            return request.imageIndex % 3 == 0 ? VK_SUBOPTIMAL_KHR : VK_SUCCESS
+        }
+        let handle = OpaquePointer(bitPattern: 0x1000)!
+        final class Box: @unchecked Sendable { var results: [VkResult] = [] }  // touched by one side at a time
+        let box = Box()
+        for index in UInt32(0)..<200 {
+            thread.waitUntilIdle()
+            box.results.append(VK_NOT_READY)  // the render thread's write, before the hand-over
+            thread.present(PresentThread.Request(queue: handle, swapchain: handle, imageIndex: index, wait: handle)) { result in
+                box.results[box.results.count - 1] = result  // the present thread's, before idle
+            }
+        }
+        thread.waitUntilIdle()
+        thread.present(PresentThread.Request(queue: handle, swapchain: handle, imageIndex: 200, wait: handle)) { _ in }
+        thread.stop()
+        XCTAssertEqual(presented.all, Array(0...200))
+        XCTAssertEqual(box.results.count, 200)
+        XCTAssertEqual(box.results.filter { $0 == VK_SUBOPTIMAL_KHR }.count, 67, "indices 0, 3, …, 198")
+        XCTAssertFalse(box.results.contains(VK_NOT_READY), "every completion ran")
+    }
 }

@@ -13,11 +13,13 @@ import Logging
 /// Frames are recorded through `FrameRecorder`, as headless frames are: the same depth-stencil
 /// attachment (one per swapchain), atlas, batching, offscreen passes and statistics (`BackendCapabilities`
 /// tells the render server's builder so).
-/// Per frame: wait for the frame slot's fence (two frames in flight), acquire an image (signalling the
-/// slot's semaphore), record uploads and passes (`FrameRecorder`), move the image from the pass's
-/// TRANSFER_SRC layout to PRESENT_SRC (copying it out first when a capture is pending), submit (waiting on
-/// the acquire at color output, signalling the image's "rendered" semaphore and the slot's fence) and
-/// present. Recreation: when the graph's size differs from the size the swapchain was made for, when
+/// Per frame: wait for the previous frame's present to be done, wait for the frame slot's fence (two
+/// frames in flight), acquire an image (signalling the slot's semaphore), record uploads and passes
+/// (`FrameRecorder`), move the image from the pass's TRANSFER_SRC layout to PRESENT_SRC (copying it out
+/// first when a capture is pending), submit (waiting on the acquire at color output, signalling the
+/// image's "rendered" semaphore and the slot's fence) and hand the present to the `PresentThread`, whose
+/// wait for the GPU and copy to the window system then overlap the render thread's next graph build.
+/// Recreation: when the graph's size differs from the size the swapchain was made for, when
 /// acquire or present reports `VK_ERROR_OUT_OF_DATE_KHR` or `VK_SUBOPTIMAL_KHR`, or after a failure, the
 /// queue is drained and a new swapchain replaces the old (`oldSwapchain`), at the surface's current
 /// extent. A surface with a 0×0 extent (minimized), a 0×0 graph, or `setSuspended(true)` skips the frame
@@ -25,8 +27,9 @@ import Logging
 /// A graph of another size than the swapchain (a resize racing the render thread) is drawn from the
 /// top-left corner, clipped; the frame after the window's next resize report has the right size.
 ///
-/// Threading: `execute` runs on the render thread; `status`, `setSuspended`, `requestCapture` and
-/// `waitForCapture` may be called from any thread.
+/// Threading: `execute` runs on the render thread, presents on the executor's present thread (never at
+/// the same time as the render thread's use of the queue or swapchain); `status`, `setSuspended`,
+/// `requestCapture` and `waitForCapture` may be called from any thread.
 /// Cost per frame: one acquire, one submit, one present, one fence wait (none while the GPU keeps up);
 /// a recreation drains the queue.
 package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable {
@@ -67,6 +70,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     private let recorder: FrameRecorder
     private let imageAvailable: [VkSemaphore]
     private let onDiagnostic: @Sendable (PresentMode.Diagnostic) -> Void
+    private let presentThread = PresentThread(name: "LayerKit present")
 
     // Render-thread state.
     /// Rasterization cache entries of frames that were skipped, not yet reported.
@@ -87,6 +91,8 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     private var captureRequests = 0
     private var capturesServed = 0
     private var capturedImage: CGImage?
+    /// What the last present reported, until the render thread acts on it (`takePresentResult()`).
+    private var presentResult: VkResult?
 
     /// - Parameters:
     ///   - presentMode: the mode to ask for; FIFO is used when the surface lacks it.
@@ -124,6 +130,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     }
 
     deinit {
+        presentThread.stop()
         try? context.device.waitIdle()
         swapchain = nil
         for semaphore in imageAvailable { vkDestroySemaphore(context.device.handle, semaphore, nil) }
@@ -169,6 +176,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
 
     /// Waits until the GPU has finished everything submitted (after the render thread has stopped).
     package func waitUntilIdle() {
+        presentThread.waitUntilIdle()
         try? context.device.waitIdle()
     }
 
@@ -234,6 +242,9 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     }
 
     private func executeFrame(_ graph: RenderGraph) throws {
+        // The queue and the swapchain are the present thread's until its present is done.
+        presentThread.waitUntilIdle()
+        try takePresentResult()
         condition.lock()
         let isSuspended = suspended
         let captureTicket = captureRequests > capturesServed ? captureRequests : nil
@@ -289,12 +300,11 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
             throw error
         }
 
-        let presented = try present(swapchain: swapchain, imageIndex: imageIndex)
+        present(swapchain: swapchain, imageIndex: imageIndex)
         let image = capture ? try readCapture(frame: frame, swapchain: swapchain) : nil
         let completed = recorder.lastCompletedStatistics
         let blocks = context.allocator.blockCount
         condition.lock()
-        if presented { sharedStatus.framesPresented += 1 } else { sharedStatus.framesSkipped += 1 }
         sharedStatus.lastFrame = statistics
         sharedStatus.lastCompletedFrame = completed
         sharedStatus.memoryBlockCount = blocks
@@ -427,38 +437,34 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         return statistics
     }
 
-    /// Presents the image. Returns whether it was presented; OUT_OF_DATE and SUBOPTIMAL mark the swapchain
-    /// for rebuilding.
-    private func present(swapchain: Swapchain, imageIndex: UInt32) throws -> Bool {
-        var wait: VkSemaphore? = swapchain.renderFinished[Int(imageIndex)]
-        var handle: VkSwapchainKHR? = swapchain.handle
-        var index = imageIndex
-        let result = withUnsafePointer(to: &wait) { waitPointer in
-            withUnsafePointer(to: &handle) { swapchainPointer in
-                withUnsafePointer(to: &index) { indexPointer in
-                    var info = VkPresentInfoKHR()
-                    info.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR
-                    info.waitSemaphoreCount = 1
-                    info.pWaitSemaphores = waitPointer
-                    info.swapchainCount = 1
-                    info.pSwapchains = swapchainPointer
-                    info.pImageIndices = indexPointer
-                    return vkQueuePresentKHR(context.device.queue, &info)
-                }
-            }
+    /// Hands the image's present to the present thread, which counts it as presented or skipped when
+    /// done (OUT_OF_DATE: skipped) and leaves its result for `takePresentResult()`.
+    private func present(swapchain: Swapchain, imageIndex: UInt32) {
+        let request = PresentThread.Request(queue: context.device.queue, swapchain: swapchain.handle, imageIndex: imageIndex,
+                                            wait: swapchain.renderFinished[Int(imageIndex)])
+        presentThread.present(request) { [self] result in
+            condition.lock()
+            if result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR { sharedStatus.framesPresented += 1 } else { sharedStatus.framesSkipped += 1 }
+            presentResult = result
+            condition.unlock()
         }
+    }
+
+    /// Acts on the last present's result (once the present thread is idle): OUT_OF_DATE and SUBOPTIMAL
+    /// mark the swapchain for rebuilding; an error (a lost device) is thrown for this frame.
+    private func takePresentResult() throws {
+        condition.lock()
+        let result = presentResult
+        presentResult = nil
+        condition.unlock()
         switch result {
-        case VK_SUCCESS:
-            return true
-        case VK_SUBOPTIMAL_KHR:
+        case nil, VK_SUCCESS?:
+            return
+        case VK_SUBOPTIMAL_KHR?, VK_ERROR_OUT_OF_DATE_KHR?:
             needsRecreation = true
-            return true
-        case VK_ERROR_OUT_OF_DATE_KHR:
+        case let failure?:
             needsRecreation = true
-            return false
-        default:
-            try check(result, "vkQueuePresentKHR")
-            return false
+            try check(failure, "vkQueuePresentKHR")
         }
     }
 
