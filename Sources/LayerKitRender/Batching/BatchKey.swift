@@ -1,4 +1,4 @@
-/// What must be equal for draws to share one instanced draw call: the pipeline state (blend mode, depth
+/// What must be equal for draws to share one draw call: the pipeline state (blend mode, depth
 /// phase, stencil clip command), the stencil reference, and the texture bound (source and filters;
 /// untextured draws bind none, the backend's white texture). Stencil clip commands never share a draw
 /// (`Batcher`), whatever their keys.
@@ -62,7 +62,7 @@ package enum DepthPhase: Hashable, Sendable {
     case resolvedGroup
 }
 
-/// One instanced draw call: `key` and a contiguous run `range` of the pass's `drawOrder`, drawn with
+/// One draw call: `key` and a contiguous run `range` of the pass's `drawOrder`, drawn with
 /// `material`, the join of its draws' (`Material`).
 package struct DrawBatch: Hashable, Sendable {
     package var key: BatchKey

@@ -1,4 +1,4 @@
-/// Plans how a pass's draws are recorded: in which order, and cut into which instanced draw calls.
+/// Plans how a pass's draws are recorded: in which order, and cut into which draw calls.
 ///
 /// Input: the pass's items in painter's order (after culling) with their pixel footprints, and, for a
 /// depth-ordered pass, each item's depth phase (`DepthPhase`).

@@ -2,7 +2,7 @@ import LayerKit
 
 /// Shared cache pages: cached bitmaps (of `shouldRasterize` layers and of cached groups) packed as
 /// sub-rectangles of a few large textures, so the composites of many cached layers sample one texture
-/// and batch into one instanced draw (DESIGN.md §4: "pack small images into atlases").
+/// and batch into one draw call (DESIGN.md §4: "pack small images into atlases").
 ///
 /// Input: a bitmap drawn this frame (`storeInPage`: the entry and the draws that made it, in its own
 /// surface's clip space), entries released or forgotten, and at the end of the frame the pages its

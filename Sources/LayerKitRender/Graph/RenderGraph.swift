@@ -87,7 +87,7 @@ package struct RenderPass: Sendable {
     /// Why an offscreen pass exists; nil for the frame's pass.
     package var reason: OffscreenReason?
     /// The recording plan: indices into `items` in the order they are drawn, cut into `batches` (each a
-    /// contiguous run of it, one instanced draw). Empty until compiled; `drawPlan` then batches
+    /// contiguous run of it, one draw call). Empty until compiled; `drawPlan` then batches
     /// consecutive equal keys in painter's order.
     package var drawOrder: [Int] = []
     package var batches: [DrawBatch] = []
