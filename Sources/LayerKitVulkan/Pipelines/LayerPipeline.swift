@@ -7,8 +7,8 @@ import LayerKitRender
 ///
 /// Input: the device, the pipeline cache and `Shaders/layer_quad.{vert,frag}`. Output: Vulkan handles.
 /// State: a triangle list of 6 vertices per draw item without vertex buffers (`layer_quad.vert` pulls
-/// each item's instance), no culling (transforms may mirror), premultiplied source-over blending (ONE, ONE_MINUS_SRC_ALPHA) for color and alpha, dynamic viewport
-/// and scissor. Offscreen passes use `SurfacePipelines`, built from the same shaders and layouts against
+/// each item's instance), no culling (transforms may mirror), premultiplied source-over blending (ONE,
+/// ONE_MINUS_SRC_ALPHA) for color and alpha, dynamic viewport and scissor. Offscreen passes use `SurfacePipelines`, built from the same shaders and layouts against
 /// the surface render pass.
 /// Depth and stencil: every frame target (the headless image, a swapchain image) is a framebuffer of
 /// `renderPass` — color plus a `device.depthStencilFormat` attachment cleared to depth 1 and stencil 0 —
