@@ -142,9 +142,15 @@ public final class CARenderer: @unchecked Sendable {
     /// The app's target (nil: LayerKit's own image).
     public private(set) var vulkanTarget: VulkanTarget?
 
-    /// Draws into another image of the app's from the next frame on: a resized or recreated swapchain's,
-    /// or one on a new device after the app's was lost (everything LayerKit held on the old device is
-    /// made again on the new one). The bounds follow the new size at the same scale.
+    /// Draws into another target of the app's from the next frame on: a resized or recreated swapchain's
+    /// image, another render pass, or one on a new device after the app's was lost. The bounds follow the
+    /// new size at the same scale.
+    ///
+    /// After a device loss (which LayerKit reports as `VK_ERROR_DEVICE_LOST` from the call that met it):
+    /// make the new device, hand LayerKit a target on it here, then destroy the old device. Here LayerKit
+    /// releases everything it made on the old device (its frames waited for, as far as a lost device
+    /// lets them be) and makes it again on the new one from the committed layer tree, images uploaded
+    /// again; nothing of the model is lost.
     ///
     /// - Throws: `VulkanError` when the target's size or format cannot be drawn; the old target stays.
     public func setVulkanTarget(_ target: VulkanTarget) throws {

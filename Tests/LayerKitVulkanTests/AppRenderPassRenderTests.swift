@@ -113,6 +113,75 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         XCTAssertEqual(game.context.validationMessages, [])
     }
 
+    func testLayerKitCreatesNoInstanceOrDeviceOfItsOwnOnTheAppsDevice() throws {
+        // The one place LayerKit creates instances and devices counts them: its own renderer makes one of
+        // each; the "game" here (a context of LayerKit's, standing in) one of each; a renderer on the
+        // game's device, its frames and a new target on that device none.
+        let before = VulkanCensus.created
+        let own = try CARenderer(width: 8, height: 8)
+        XCTAssertEqual(VulkanCensus.created, VulkanCensus.Counts(instances: before.instances + 1, devices: before.devices + 1))
+        let game = try TestGame(depthStencil: true)
+        let withGame = VulkanCensus.created
+        XCTAssertEqual(withGame, VulkanCensus.Counts(instances: before.instances + 2, devices: before.devices + 2))
+        _ = try drawInside(game, scene(), frames: 2)
+        do {
+            let renderer = try CARenderer(vulkanTarget: game.target())
+            try renderer.setVulkanTarget(game.target())
+        }
+        XCTAssertEqual(VulkanCensus.created, withGame, "nothing created twice: the game's instance and device are LayerKit's too")
+        XCTAssertEqual(game.context.validationMessages, [])
+        withExtendedLifetime(own) {}
+    }
+
+    /// One frame of `renderer` drawn inside `game`'s pass at time `t`.
+    private func frame(of renderer: CARenderer, in game: TestGame, at t: Double) throws -> CGImage {
+        try game.frame { commandBuffer, stage in
+            switch stage {
+            case .beforePass:
+                renderer.beginFrame(atTime: t)
+                try renderer.prepareRender(recordingInto: commandBuffer)
+            case .inPass: try renderer.render(inRenderPassOf: commandBuffer)
+            case .afterPass: renderer.endFrame()
+            }
+        }
+    }
+
+    func testWhenTheAppsDeviceIsLostLayerKitLetsGoOfItAndFollowsTheAppToItsNewDevice() throws {
+        var game: TestGame? = try TestGame(depthStencil: true)
+        let oldLog = game!.context.instance.log
+        var renderer: CARenderer? = try CARenderer(vulkanTarget: game!.target())
+        renderer!.layer = scene()
+        assertPixels(try frame(of: renderer!, in: game!, at: 0), "before the loss", tolerance: 1, probes: expected)
+
+        // The device is lost: LayerKit learns it at its next submission (the one signalling its last
+        // frame's fence, after the app's), and says so.
+        renderer!.loseDeviceAtNextSubmit()
+        renderer!.beginFrame(atTime: 1)
+        XCTAssertThrowsError(try renderer!.prepareRender(recordingInto: game!.commandBuffer)) { error in
+            XCTAssertTrue((error as? VulkanError)?.isDeviceLost == true, "\(error)")
+        }
+        renderer!.endFrame()
+
+        // The app makes a new instance and device (and a smaller frame, 48×40), hands LayerKit its pass on
+        // them, and destroys everything on the old device: validation there reports any object LayerKit
+        // left on it.
+        let newGame = try TestGame(depthStencil: true, width: 48, height: 40)
+        try renderer!.setVulkanTarget(newGame.target())
+        XCTAssertEqual(renderer!.bounds, CGRect(x: 0, y: 0, width: 48, height: 40))
+        game = nil
+        XCTAssertEqual(oldLog.messages, [], "nothing of LayerKit's left on the old device")
+
+        // The same tree, drawn again in full on the new device (its images uploaded again).
+        let after = try frame(of: renderer!, in: newGame, at: 2)
+        assertPixels(after, "on the new device", tolerance: 1, probes: [
+            expected[1], expected[2], expected[4], Probe("the app's clear", 8, 30, PixelRGBA(255, 0, 0, 255)),
+        ])
+        XCTAssertEqual(renderer!.lastFrameStatistics.offscreenReasons, [.mask, .mask])
+        // The renderer goes before the app's new device does: nothing of LayerKit's is left on that one either.
+        renderer = nil
+        XCTAssertEqual(newGame.context.validationMessages, [])
+    }
+
     func testADescriptionLayerKitCannotDrawWithIsRefused() throws {
         let game = try TestGame(depthStencil: false)
         for wrong in [
@@ -131,14 +200,14 @@ final class AppRenderPassRenderTests: CARendererTestCase {
     }
 }
 
-/// A stand-in for a game's Vulkan frame: its own context (validation on), a 64×64 RGBA8 image (resolved
+/// A stand-in for a game's Vulkan frame: its own context (validation on), a 64×64 (or `width`×`height`) RGBA8 image (resolved
 /// into from a multisampled one with `samples`), a depth-stencil image with `depthStencil`, one render
 /// pass clearing them (red; depth 0, stencil 7), one command buffer and fence, and a readback buffer.
 final class TestGame {
     enum Stage { case beforePass, inPass, afterPass }
 
     let context: VulkanContext
-    let width = 64, height = 64
+    let width: Int, height: Int
     let image: GPUImage
     private let multisampled: GPUImage?
     private let depth: GPUImage?
@@ -152,8 +221,9 @@ final class TestGame {
     private var fence: VkFence?
     private let readback: GPUBuffer
 
-    init(depthStencil: Bool, samples: VkSampleCountFlagBits = VK_SAMPLE_COUNT_1_BIT, context: VulkanContext? = nil) throws {
-        self.context = try context ?? VulkanContext(applicationName: "a game", validation: true, pipelineCache: .none)
+    init(depthStencil: Bool, samples: VkSampleCountFlagBits = VK_SAMPLE_COUNT_1_BIT, width: Int = 64, height: Int = 64) throws {
+        (self.width, self.height) = (width, height)
+        context = try VulkanContext(applicationName: "a game", validation: true, pipelineCache: .none)
         let device = self.context.device
         self.samples = samples
         image = try GPUImage(device: device, allocator: self.context.allocator, width: width, height: height,

@@ -48,7 +48,8 @@ final class FrameRecorder {
     /// The most recent frame whose GPU results are in.
     private(set) var lastCompletedStatistics: FrameStatistics?
     /// Test hook: the next `submit` reports `VK_ERROR_DEVICE_LOST` instead of submitting (the frame is
-    /// abandoned as a failed submit's is), as a lost device would.
+    /// abandoned as a failed submit's is), as a lost device would; for frames recorded into an app's
+    /// buffer, the next submission signalling a frame's fence (`signalRecordedFrame`) reports it.
     var losesDeviceAtNextSubmit = false
 
     /// - Parameter appPass: the layer pipelines built against an app's render pass (`LayerPipeline`'s
@@ -202,10 +203,16 @@ final class FrameRecorder {
 
     /// Signals the fence of the frame last recorded into an app's command buffer, once the app has
     /// submitted that buffer (the contract of `CARenderer.render(recordingInto:)`).
+    /// With `losesDeviceAtNextSubmit`, this submission reports `VK_ERROR_DEVICE_LOST` after it was made
+    /// (so the frame's fence still signals, as a lost device's waits end).
     func signalRecordedFrame() throws {
         guard let frame = recordedFrame else { return }
         recordedFrame = nil
         try check(vkQueueSubmit(context.device.queue, 0, nil, frame.fence), "vkQueueSubmit(fence of recorded frame \(frame.serial))")
+        if losesDeviceAtNextSubmit {
+            losesDeviceAtNextSubmit = false
+            throw VulkanError.call("vkQueueSubmit(fence of recorded frame \(frame.serial), device loss simulated)", result: VK_ERROR_DEVICE_LOST.rawValue)
+        }
     }
 
     /// Gives up the frame begun last: nothing of it runs. Its uploads are forgotten, and an empty
