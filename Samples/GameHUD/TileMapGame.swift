@@ -45,7 +45,7 @@ final class TileMapGame {
     private(set) var frameImage: VkImage!
     private var frameMemory: VkDeviceMemory!
     private(set) var frameView: VkImageView!
-    private var renderPass: VkRenderPass!
+    private(set) var renderPass: VkRenderPass!
     private var framebuffer: VkFramebuffer!
     private var commandPool: VkCommandPool!
     private(set) var commandBuffer: VkCommandBuffer!
