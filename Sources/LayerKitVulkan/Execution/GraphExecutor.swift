@@ -139,6 +139,10 @@ final class GraphExecutor {
     /// outside that pass, its uploads, instance data and offscreen passes into `frame`'s command buffer; the
     /// frame pass is left for `recordFramePass`, inside the app's pass. An empty graph draws nothing there.
     func prepareFrame(_ graph: RenderGraph, frame: FrameContext, width: Int, height: Int) throws -> FrameRecording {
+        // One frame pass, the last: the only one the app's pass can hold.
+        guard graph.passes.dropLast().allSatisfy({ $0.target.surface != nil }) else {
+            throw VulkanError.unsupportedTarget("a graph drawn inside an app's render pass has one frame pass, its last")
+        }
         var recording = try prepare(graph, frame: frame, frameSize: (width, height), requiresExactSize: true, drawsEmptyFrame: false)
         let (started, cpuStarted) = (StageClock.now(), StageClock.threadCPUNow())
         while !recording.reachedFramePass { try recordPass(of: &recording, frameInto: nil) }
@@ -357,7 +361,8 @@ final class GraphExecutor {
         if let begun {
             beginRenderPass(commandBuffer, renderPass: begun.renderPass, framebuffer: begun.framebuffer, area: area, clearColor: pass.clearColor,
                             clearsDepthStencil: hasStencil)
-            recording.passesBegun += 1
+            // The clear of an empty graph is not one of its passes.
+            if !recording.graph.passes.isEmpty { recording.passesBegun += 1 }
         } else {
             // Inside the app's pass: depth 1 and stencil 0 where LayerKit draws, as its own pass clears them.
             clearDepthStencil(commandBuffer, aspects: pipeline.subpass.clearedAspects, area: area)
@@ -449,15 +454,13 @@ final class GraphExecutor {
     /// Refuses a graph whose passes this executor cannot draw into: a frame pass of the wrong size, or a
     /// surface beyond the device's limits. O(passes).
     private func validateTargets(_ graph: RenderGraph, frameSize: (width: Int, height: Int), requiresExactSize: Bool) throws {
-        for (index, pass) in graph.passes.enumerated() {
+        for pass in graph.passes {
             switch pass.target {
             case let .frame(width, height):
                 guard width > 0, height > 0, !requiresExactSize || (width == frameSize.width && height == frameSize.height) else {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); this renderer's frame is \(frameSize.width)x\(frameSize.height)")
                 }
-                guard index == graph.passes.count - 1 else {
-                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into the frame before the graph's last pass")
-                }
+
             case let .offscreen(_, width, height):
                 let limit = Int(min(device.limits.maxImageDimension2D, device.limits.maxFramebufferWidth, device.limits.maxFramebufferHeight))
                 guard width > 0, height > 0, width <= limit, height <= limit else {
