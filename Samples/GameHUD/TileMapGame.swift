@@ -1,7 +1,8 @@
 // The game under the HUD: a scrolling tile map drawn with the game's own Vulkan objects — its instance,
 // device, queue, frame image, render pass and command buffer — as a game engine would own them. LayerKit
-// is handed these handles (`hudTarget`) and records the HUD into the game's command buffer, over the
-// game's frame; it creates nothing global on them and never destroys them.
+// is handed these handles and records the HUD into the game's command buffer: inside the game's render
+// pass (`hudPassTarget`, the default), or in a render pass of its own after it, over the game's frame
+// image (`hudTarget`). It creates nothing global on them and never destroys them.
 //
 // To stay short, the game draws without a pipeline: each tile is a rectangle cleared to its terrain's
 // colour inside the game's render pass (`vkCmdClearAttachments`), a few calls a frame, one per terrain.
@@ -44,21 +45,29 @@ final class TileMapGame {
     private(set) var frameImage: VkImage!
     private var frameMemory: VkDeviceMemory!
     private(set) var frameView: VkImageView!
-    private var renderPass: VkRenderPass!
+    private(set) var renderPass: VkRenderPass!
     private var framebuffer: VkFramebuffer!
     private var commandPool: VkCommandPool!
     private(set) var commandBuffer: VkCommandBuffer!
     private var frameDone: VkFence!
+    /// Whether the HUD is drawn inside the game's render pass (else LayerKit's own pass follows it).
+    let hudInGamePass: Bool
+    /// Headless with the HUD in the game's pass: where the game copies its frame to read it (`readFrame`).
+    private var readbackBuffer: VkBuffer?
+    private var readbackMemory: VkDeviceMemory?
     /// In a window: the surface, swapchain and semaphores the frame is shown with (`TileMapGame+Present.swift`).
     var presenter: Presenter?
 
-    /// A game drawing `width`×`height` frames, shown in `window` when given (else read back).
-    init(width: Int, height: Int, window: GameWindow? = nil) throws {
+    /// A game drawing `width`×`height` frames, shown in `window` when given (else read back), with the HUD
+    /// drawn inside its render pass (`hudInGamePass`) or after it.
+    init(width: Int, height: Int, window: GameWindow? = nil, hudInGamePass: Bool = true) throws {
         (self.width, self.height) = (width, height)
+        self.hudInGamePass = hudInGamePass
         try makeDevice(window: window)
         try makeFrameImage()
         try makeRenderPass()
         try makeCommands()
+        if window == nil && hudInGamePass { try makeReadback() }
         if let window, let surface { presenter = try Presenter(game: self, surface: surface, window: window) }
     }
 
@@ -70,6 +79,8 @@ final class TileMapGame {
         vkDeviceWaitIdle(device)
         presenter = nil
         vkDestroyFence(device, frameDone, nil)
+        if let readbackBuffer { vkDestroyBuffer(device, readbackBuffer, nil) }
+        if let readbackMemory { vkFreeMemory(device, readbackMemory, nil) }
         vkDestroyCommandPool(device, commandPool, nil)
         vkDestroyFramebuffer(device, framebuffer, nil)
         vkDestroyRenderPass(device, renderPass, nil)
@@ -81,8 +92,17 @@ final class TileMapGame {
         vkDestroyInstance(instance, nil)
     }
 
-    /// What LayerKit draws the HUD into: the game's frame image, kept (`initialLayout`: where the game's
-    /// render pass leaves it), left ready to copy out.
+    /// Where LayerKit draws the HUD by default: inside the game's render pass (subpass 0, one RGBA8 colour
+    /// attachment, no depth), over the tiles, with no render pass of its own.
+    var hudPassTarget: CARenderer.VulkanTarget {
+        CARenderer.VulkanTarget(
+            instance: instance, physicalDevice: physicalDevice, device: device, queueFamilyIndex: queueFamily,
+            renderPass: CARenderer.VulkanRenderPass(renderPass: renderPass, colorFormat: VK_FORMAT_R8G8B8A8_UNORM.rawValue),
+            width: width, height: height)
+    }
+
+    /// Where LayerKit draws the HUD with `--hud-in-own-pass`: the game's frame image, kept (`initialLayout`:
+    /// where the game's render pass leaves it), left ready to copy out.
     var hudTarget: CARenderer.VulkanTarget {
         CARenderer.VulkanTarget(
             instance: instance, physicalDevice: physicalDevice, device: device, queueFamilyIndex: queueFamily,
@@ -100,10 +120,10 @@ final class TileMapGame {
     /// How far the map has scrolled at `time`, in pixels.
     static func scroll(at time: Double) -> Double { time * scrollSpeed }
 
-    /// Begins the game's frame at `time` in its command buffer (once the GPU has finished the last one):
-    /// the tiles in view, cleared terrain by terrain inside the game's render pass. Returns the command
-    /// buffer, still recording, for the HUD; `submitFrame()` ends and submits it.
-    func beginFrame(at time: Double) throws -> VkCommandBuffer {
+    /// Begins the game's frame in its command buffer, once the GPU has finished the last one. Returns the
+    /// command buffer, recording, outside any render pass; `drawMap(at:inPass:)` records the game's pass,
+    /// `submitFrame()` ends and submits the buffer.
+    func beginFrame() throws -> VkCommandBuffer {
         var fence: VkFence? = frameDone
         try check(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences")
         try check(vkResetFences(device, 1, &fence), "vkResetFences")
@@ -112,7 +132,12 @@ final class TileMapGame {
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
         try check(vkBeginCommandBuffer(commandBuffer, &begin), "vkBeginCommandBuffer")
+        return commandBuffer
+    }
 
+    /// Records the game's render pass at `time`: the tiles in view, cleared terrain by terrain, then
+    /// `inPass` (the HUD, drawn inside the pass) before the pass ends.
+    func drawMap(at time: Double, inPass: (VkCommandBuffer) throws -> Void = { _ in }) throws {
         var passInfo = VkRenderPassBeginInfo()
         passInfo.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO
         passInfo.renderPass = renderPass
@@ -144,8 +169,23 @@ final class TileMapGame {
             clear.clearValue.color.float32 = (c.x, c.y, c.z, c.w)
             terrainRects.withUnsafeBufferPointer { vkCmdClearAttachments(commandBuffer, 1, &clear, UInt32($0.count), $0.baseAddress) }
         }
+        try inPass(commandBuffer)
         vkCmdEndRenderPass(commandBuffer)
-        return commandBuffer
+    }
+
+    /// The frame last submitted, read back (headless, with the HUD in the game's pass): waits for it.
+    func readFrame() throws -> CGImage {
+        guard let readbackMemory else { throw GameVulkanError(call: "readFrame (no readback buffer)", result: VK_ERROR_INITIALIZATION_FAILED) }
+        var fence: VkFence? = frameDone
+        try check(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences")
+        var mapped: UnsafeMutableRawPointer?
+        try check(vkMapMemory(device, readbackMemory, 0, VkDeviceSize(width * height * 4), 0, &mapped), "vkMapMemory")
+        defer { vkUnmapMemory(device, readbackMemory) }
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: mapped, count: width * height * 4))
+        guard let image = CGImage(width: width, height: height, bytesPerRow: width * 4, premultipliedRGBA: bytes) else {
+            throw GameVulkanError(call: "readFrame (no image)", result: VK_ERROR_INITIALIZATION_FAILED)
+        }
+        return image
     }
 
     /// Ends the frame's command buffer (the game's pass and whatever was recorded after it) and submits
@@ -153,6 +193,23 @@ final class TileMapGame {
     /// presented.
     func submitFrame() throws {
         let shown = try presenter?.recordCopy(from: frameImage, width: width, height: height, into: commandBuffer)
+        if let readbackBuffer {
+            // The frame (in TRANSFER_SRC_OPTIMAL, where the game's pass leaves it) into the host's buffer.
+            var region = VkBufferImageCopy()
+            region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
+            region.imageExtent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
+            vkCmdCopyImageToBuffer(commandBuffer, frameImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readbackBuffer, 1, &region)
+            var toHost = VkBufferMemoryBarrier()
+            toHost.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER
+            toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT.rawValue
+            toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT.rawValue
+            toHost.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
+            toHost.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED
+            toHost.buffer = readbackBuffer
+            toHost.size = VkDeviceSize(VK_WHOLE_SIZE)
+            vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_PIPELINE_STAGE_HOST_BIT.rawValue, 0,
+                                 0, nil, 1, &toHost, 0, nil)
+        }
         try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer")
         var buffer: VkCommandBuffer? = commandBuffer
         var wait = shown?.acquired
@@ -282,22 +339,7 @@ final class TileMapGame {
 
         var requirements = VkMemoryRequirements()
         vkGetImageMemoryRequirements(device, frameImage, &requirements)
-        var properties = VkPhysicalDeviceMemoryProperties()
-        vkGetPhysicalDeviceMemoryProperties(physicalDevice, &properties)
-        let types = withUnsafeBytes(of: properties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self).prefix(Int(properties.memoryTypeCount))) }
-        guard let type = types.indices.first(where: {
-            requirements.memoryTypeBits & (1 << UInt32($0)) != 0
-                && types[$0].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue != 0
-        }) ?? types.indices.first(where: { requirements.memoryTypeBits & (1 << UInt32($0)) != 0 }) else {
-            throw GameVulkanError(call: "vkGetImageMemoryRequirements (no memory type)", result: VK_ERROR_OUT_OF_DEVICE_MEMORY)
-        }
-        var allocation = VkMemoryAllocateInfo()
-        allocation.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
-        allocation.allocationSize = requirements.size
-        allocation.memoryTypeIndex = UInt32(type)
-        var memory: VkDeviceMemory?
-        try check(vkAllocateMemory(device, &allocation, nil, &memory), "vkAllocateMemory")
-        frameMemory = memory
+        frameMemory = try allocate(requirements, preferring: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue)
         try check(vkBindImageMemory(device, frameImage, frameMemory, 0), "vkBindImageMemory")
 
         var viewInfo = VkImageViewCreateInfo()
@@ -312,8 +354,11 @@ final class TileMapGame {
         frameView = view
     }
 
-    /// One colour attachment, its old contents dropped (every pixel gets a tile), left for the HUD to draw
-    /// over (COLOR_ATTACHMENT_OPTIMAL). The dependency orders it after the last frame's copy out of it.
+    /// One colour attachment, its old contents dropped (every pixel gets a tile). With the HUD drawn inside
+    /// the pass it ends ready to copy out (TRANSFER_SRC_OPTIMAL; the second dependency makes the pass's
+    /// writes visible to the copy); else it is left for LayerKit's pass to draw over (COLOR_ATTACHMENT_OPTIMAL).
+    /// The first dependency orders it after the last frame's copy out of it; the HUD blends (reads the
+    /// attachment) as well as writes.
     private func makeRenderPass() throws {
         var attachment = VkAttachmentDescription()
         attachment.format = VK_FORMAT_R8G8B8A8_UNORM
@@ -323,15 +368,21 @@ final class TileMapGame {
         attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
         attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
-        attachment.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
+        attachment.finalLayout = hudInGamePass ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
         var reference = VkAttachmentReference(attachment: 0, layout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)
-        var dependency = VkSubpassDependency()
-        dependency.srcSubpass = VK_SUBPASS_EXTERNAL
-        dependency.dstSubpass = 0
-        dependency.srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
-        dependency.srcAccessMask = 0
-        dependency.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
-        dependency.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT.rawValue
+        var dependencies = [VkSubpassDependency(), VkSubpassDependency()]
+        dependencies[0].srcSubpass = VK_SUBPASS_EXTERNAL
+        dependencies[0].dstSubpass = 0
+        dependencies[0].srcStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
+        dependencies[0].srcAccessMask = 0
+        dependencies[0].dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
+        dependencies[0].dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT.rawValue | VK_ACCESS_COLOR_ATTACHMENT_READ_BIT.rawValue
+        dependencies[1].srcSubpass = 0
+        dependencies[1].dstSubpass = VK_SUBPASS_EXTERNAL
+        dependencies[1].srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT.rawValue
+        dependencies[1].srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT.rawValue
+        dependencies[1].dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
+        dependencies[1].dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT.rawValue
         var created: VkRenderPass?
         try withUnsafePointer(to: &reference) { referencePointer in
             var subpass = VkSubpassDescription()
@@ -340,15 +391,15 @@ final class TileMapGame {
             subpass.pColorAttachments = referencePointer
             try withUnsafePointer(to: &attachment) { attachmentPointer in
                 try withUnsafePointer(to: &subpass) { subpassPointer in
-                    try withUnsafePointer(to: &dependency) { dependencyPointer in
+                    try dependencies.withUnsafeBufferPointer { dependencyPointer in
                         var info = VkRenderPassCreateInfo()
                         info.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO
                         info.attachmentCount = 1
                         info.pAttachments = attachmentPointer
                         info.subpassCount = 1
                         info.pSubpasses = subpassPointer
-                        info.dependencyCount = 1
-                        info.pDependencies = dependencyPointer
+                        info.dependencyCount = hudInGamePass ? 2 : 1
+                        info.pDependencies = dependencyPointer.baseAddress
                         try check(vkCreateRenderPass(device, &info, nil, &created), "vkCreateRenderPass")
                     }
                 }
@@ -370,6 +421,45 @@ final class TileMapGame {
             try check(vkCreateFramebuffer(device, &framebufferInfo, nil, &createdFramebuffer), "vkCreateFramebuffer")
         }
         framebuffer = createdFramebuffer
+    }
+
+    /// Device memory for `requirements`, of a type with `preferred` properties when there is one (else
+    /// any type that fits, unless `required`).
+    private func allocate(_ requirements: VkMemoryRequirements, preferring preferred: VkMemoryPropertyFlags,
+                          required: VkMemoryPropertyFlags = 0) throws -> VkDeviceMemory {
+        var properties = VkPhysicalDeviceMemoryProperties()
+        vkGetPhysicalDeviceMemoryProperties(physicalDevice, &properties)
+        let types = withUnsafeBytes(of: properties.memoryTypes) { Array($0.bindMemory(to: VkMemoryType.self).prefix(Int(properties.memoryTypeCount))) }
+        func fits(_ index: Int, _ flags: VkMemoryPropertyFlags) -> Bool {
+            requirements.memoryTypeBits & (1 << UInt32(index)) != 0 && types[index].propertyFlags & flags == flags
+        }
+        guard let type = types.indices.first(where: { fits($0, preferred | required) }) ?? types.indices.first(where: { fits($0, required) }) else {
+            throw GameVulkanError(call: "vkGetPhysicalDeviceMemoryProperties (no memory type)", result: VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        }
+        var allocation = VkMemoryAllocateInfo()
+        allocation.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
+        allocation.allocationSize = requirements.size
+        allocation.memoryTypeIndex = UInt32(type)
+        var memory: VkDeviceMemory?
+        try check(vkAllocateMemory(device, &allocation, nil, &memory), "vkAllocateMemory")
+        return memory!
+    }
+
+    /// A host-visible buffer the frame is copied into each frame (`readFrame`).
+    private func makeReadback() throws {
+        var info = VkBufferCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
+        info.size = VkDeviceSize(width * height * 4)
+        info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue
+        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
+        var buffer: VkBuffer?
+        try check(vkCreateBuffer(device, &info, nil, &buffer), "vkCreateBuffer")
+        readbackBuffer = buffer
+        var requirements = VkMemoryRequirements()
+        vkGetBufferMemoryRequirements(device, buffer, &requirements)
+        readbackMemory = try allocate(requirements, preferring: 0,
+                                      required: VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue)
+        try check(vkBindBufferMemory(device, buffer, readbackMemory, 0), "vkBindBufferMemory")
     }
 
     private func makeCommands() throws {

@@ -1,11 +1,14 @@
 // GameHUD: a LayerKit HUD drawn over a game's own Vulkan frame.
 //
 // The game (`TileMapGame`) owns its instance, device, queue, frame image, render pass and command
-// buffer, and draws a scrolling tile map each frame. LayerKit records the HUD into the game's command
-// buffer, straight over the game's frame on the game's device (`CARenderer(vulkanTarget:)` with
-// `initialLayout`: the game's pixels are kept; `render(recordingInto:)`): a health bar with a gradient,
-// damage numbers that float up and fade, a round minimap scrolling with the map, a spinner, and a pause
-// panel that slides in — one render pass of LayerKit's in the game's one submission a frame.
+// buffer, and draws a scrolling tile map each frame. LayerKit draws the HUD inside the game's render pass,
+// on the game's device, in the game's command buffer (`CARenderer(vulkanTarget:)` with a
+// `VulkanRenderPass`; `prepareRender(recordingInto:)` before the pass, `render(inRenderPassOf:)` in it): a
+// health bar with a gradient, damage numbers that float up and fade, a round minimap scrolling with the
+// map, a spinner, and a pause panel that slides in — no render pass of LayerKit's and no submission of its
+// own for the frame, and no Vulkan instance or device of its own in the process. `--hud-in-own-pass`
+// draws the HUD the other way: in a render pass of LayerKit's after the game's, over the game's frame
+// image (`initialLayout` keeps its pixels; `render(recordingInto:)`).
 //
 //   swift run GameHUD                                   (the game's window, until closed or Escape)
 //   swift run GameHUD --headless --out out/gamehud      (PNG frames: the game's tiles with the HUD over them)
@@ -27,6 +30,8 @@ struct GameHUD: ParsableCommand {
     var width = 960
     @Option(help: "Height in pixels.")
     var height = 540
+    @Flag(help: "Draw the HUD in a render pass of LayerKit's after the game's, instead of inside the game's.")
+    var hudInOwnPass = false
 
     func run() throws {
         var window: GameWindow?
@@ -37,9 +42,10 @@ struct GameHUD: ParsableCommand {
                 print("No window (\(error)); rendering headless instead.")
             }
         }
-        let game = try TileMapGame(width: width, height: height, window: window)
-        let renderer = try CARenderer(vulkanTarget: game.hudTarget)
-        renderer.readsBack = window == nil  // to write PNGs; a game presenting its frame leaves it off
+        let game = try TileMapGame(width: width, height: height, window: window, hudInGamePass: !hudInOwnPass)
+        let renderer = try CARenderer(vulkanTarget: hudInOwnPass ? game.hudTarget : game.hudPassTarget)
+        // To write PNGs from LayerKit's own pass; inside the game's pass the game reads its frame back.
+        renderer.readsBack = window == nil && hudInOwnPass
         let hud = HUD(size: renderer.bounds.size)
         renderer.layer = hud.root
 
@@ -51,22 +57,31 @@ struct GameHUD: ParsableCommand {
         while frame < count, window?.pumpEvents() ?? true {
             // Headless: 60 frames a second of game time; in the window, the clock (FIFO paces the loop).
             let t = window == nil ? Double(frame) / 60 : CACurrentMediaTime() - start
-            let commands = try game.beginFrame(at: t)  // the game's frame, in its command buffer
+            let commands = try game.beginFrame()      // the game's frame, in its command buffer
             hud.update(at: t)                          // the HUD's model, as the game's logic would change it
             CATransaction.flush()
             renderer.beginFrame(atTime: start + t)
-            try renderer.render(recordingInto: commands)  // the HUD over the game's pixels, in the same buffer
+            if hudInOwnPass {
+                try game.drawMap(at: t)
+                try renderer.render(recordingInto: commands)  // the HUD over the game's pixels, in the same buffer
+            } else {
+                try renderer.prepareRender(recordingInto: commands)  // uploads and offscreen passes, before the game's pass
+                try game.drawMap(at: t) { try renderer.render(inRenderPassOf: $0) }  // the HUD's draws, in the game's pass
+            }
             renderer.endFrame()
             try game.submitFrame()                     // the frame's one submission (and present): the game's
             if window == nil {
-                try renderer.snapshot().pngData().write(to: folder.appendingPathComponent(String(format: "frame-%03d.png", frame)))
+                let image = hudInOwnPass ? try renderer.snapshot() : try game.readFrame()
+                try image.pngData().write(to: folder.appendingPathComponent(String(format: "frame-%03d.png", frame)))
             }
             frame += 1
         }
         let statistics = renderer.lastFrameStatistics
         let shown = window == nil ? "Wrote \(frame) frames (\(width)x\(height)) to \(folder.standardizedFileURL.path)/frame-000.png …"
             : "Presented \(game.presenter?.framesPresented ?? 0) frames in the game's window"
-        print("\(shown); the HUD's last frame: \(statistics.drawCalls) draw calls, \(statistics.passes) passes")
+        print("\(shown); the HUD's last frame: \(statistics.drawCalls) draw calls, \(statistics.passes) render passes of LayerKit's; "
+            + "LayerKit created \(VulkanCensus.created.instances) Vulkan instances and \(VulkanCensus.created.devices) devices "
+            + "in this process")
     }
 }
 

@@ -125,60 +125,6 @@ public final class CARenderer: @unchecked Sendable {
                       width: width, height: height, scale: scale, trace: trace)
     }
 
-    /// The app's Vulkan objects a `CARenderer` draws with, for `init(vulkanTarget:scale:)`: Core
-    /// Animation's `CARenderer(mtlTexture:options:)`, for Vulkan. Handles are the app's own (as
-    /// `OpaquePointer`s, whatever Vulkan binding the app uses); LayerKit never destroys them.
-    public struct VulkanTarget {
-        public var instance: OpaquePointer
-        public var physicalDevice: OpaquePointer
-        public var device: OpaquePointer
-        /// The queue LayerKit submits to (family and index). Submits happen inside `render()`, on the
-        /// caller's thread: the app must not use that queue at the same time.
-        public var queueFamilyIndex: UInt32
-        public var queueIndex: UInt32
-        /// The image drawn into, with `COLOR_ATTACHMENT` usage (and `TRANSFER_SRC` for `snapshot()`), and
-        /// a view of it. Each frame clears it to `clearColor` and draws the tree, premultiplied — or, with
-        /// `initialLayout`, draws the tree over what the image holds.
-        public var image: OpaquePointer
-        public var imageView: OpaquePointer
-        /// The image's format, a `VkFormat` value: `VK_FORMAT_R8G8B8A8_UNORM` (37) or `VK_FORMAT_B8G8R8A8_UNORM` (44).
-        public var format: UInt32
-        public var width: Int
-        public var height: Int
-        /// The `VkImageLayout` each frame leaves the image in (default `SHADER_READ_ONLY_OPTIMAL`, to sample
-        /// it in the app's pass: the image then needs `SAMPLED` usage). Its earlier contents are not kept.
-        public var finalLayout: UInt32
-        /// A semaphore the frame waits on before drawing (the app is done with the image), and one it signals
-        /// when drawn (the app may use the image); either may be nil.
-        public var waitSemaphore: OpaquePointer?
-        public var signalSemaphore: OpaquePointer?
-        /// nil (the default): each frame clears the image. A `VkImageLayout` value: each frame keeps what
-        /// the image holds, which is in that layout when the frame begins, and draws the tree over it — a
-        /// HUD over the game's own frame (`clearColor` is then not drawn). The app's commands that drew the
-        /// image must be done first: submitted earlier on the same queue, or signalling `waitSemaphore`.
-        public var initialLayout: UInt32?
-
-        public init(instance: OpaquePointer, physicalDevice: OpaquePointer, device: OpaquePointer, queueFamilyIndex: UInt32,
-                    queueIndex: UInt32 = 0, image: OpaquePointer, imageView: OpaquePointer, format: UInt32, width: Int, height: Int,
-                    finalLayout: UInt32 = 5 /* VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL */,
-                    waitSemaphore: OpaquePointer? = nil, signalSemaphore: OpaquePointer? = nil, initialLayout: UInt32? = nil) {
-            self.instance = instance
-            self.physicalDevice = physicalDevice
-            self.device = device
-            self.queueFamilyIndex = queueFamilyIndex
-            self.queueIndex = queueIndex
-            self.image = image
-            self.imageView = imageView
-            self.format = format
-            self.width = width
-            self.height = height
-            self.finalLayout = finalLayout
-            self.waitSemaphore = waitSemaphore
-            self.signalSemaphore = signalSemaphore
-            self.initialLayout = initialLayout
-        }
-    }
-
     /// Creates a renderer drawing into the app's Vulkan image on the app's device (`VulkanTarget`), at
     /// `scale` pixels per point. Nothing is read back unless `snapshot()` is asked for (`readsBack` starts
     /// false). Everything LayerKit makes on the app's device is released with the renderer.
@@ -196,9 +142,15 @@ public final class CARenderer: @unchecked Sendable {
     /// The app's target (nil: LayerKit's own image).
     public private(set) var vulkanTarget: VulkanTarget?
 
-    /// Draws into another image of the app's from the next frame on: a resized or recreated swapchain's,
-    /// or one on a new device after the app's was lost (everything LayerKit held on the old device is
-    /// made again on the new one). The bounds follow the new size at the same scale.
+    /// Draws into another target of the app's from the next frame on: a resized or recreated swapchain's
+    /// image, another render pass, or one on a new device after the app's was lost. The bounds follow the
+    /// new size at the same scale.
+    ///
+    /// After a device loss (which LayerKit reports as `VK_ERROR_DEVICE_LOST` from the call that met it):
+    /// make the new device, hand LayerKit a target on it here, then destroy the old device. Here LayerKit
+    /// releases everything it made on the old device (its frames waited for, as far as a lost device
+    /// lets them be) and makes it again on the new one from the committed layer tree, images uploaded
+    /// again; nothing of the model is lost.
     ///
     /// - Throws: `VulkanError` when the target's size or format cannot be drawn; the old target stays.
     public func setVulkanTarget(_ target: VulkanTarget) throws {
@@ -218,6 +170,7 @@ public final class CARenderer: @unchecked Sendable {
     /// results belong to the old backend, and the producer forgets what the old device held.
     private func adopt(_ newRenderer: HeadlessRenderer, on newContext: VulkanContext) {
         lastGraph = nil
+        preparedFrame = nil
         renderer = newRenderer
         context = newContext
         producer.deviceReplaced(capabilities: renderer.capabilities)
@@ -315,8 +268,11 @@ public final class CARenderer: @unchecked Sendable {
     /// - Throws: `VulkanError.unsupportedTarget` for a renderer on LayerKit's own device; any failure to
     ///   record (the buffer must then not be submitted). A lost device shows in the app's submit.
     public func render(recordingInto commandBuffer: OpaquePointer) throws {
-        guard vulkanTarget != nil else {
+        guard let vulkanTarget else {
             throw VulkanError.unsupportedTarget("render(recordingInto:) records into an app's command buffer: create the renderer with init(vulkanTarget:)")
+        }
+        guard vulkanTarget.renderPass == nil else {
+            throw VulkanError.unsupportedTarget("a renderer drawing inside the app's render pass records with prepareRender(recordingInto:) and render(inRenderPassOf:)")
         }
         try renderFrame(recordingInto: commandBuffer)
     }
@@ -448,10 +404,26 @@ public final class CARenderer: @unchecked Sendable {
     package private(set) var lastGraph: RenderGraph?
 
     private func renderFrame(recordingInto appBuffer: OpaquePointer? = nil) throws {
+        let (graph, produceStarted) = produceGraph()
+        let executeStarted = StageClock.now()
+        let counters: FrameCounters
+        do {
+            counters = try renderer.render(graph, readback: readsBack, recordingInto: appBuffer)
+        } catch {
+            producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
+            throw error
+        }
+        finishFrame(graph, counters: counters, produceStarted: produceStarted, executeStarted: executeStarted)
+    }
+
+    /// The graph of the frame begun by `beginFrame(atTime:)`, and when producing it started. Reports the
+    /// previous frame to `LK_STATS` first.
+    private func produceGraph() -> (RenderGraph, UInt64) {
         producer.builder.viewport = bounds
         producer.clearColor = clearColor.premultipliedRGBA
-        // A frame drawn over the app's kept pixels never turns its first draw into the clear it skips.
-        producer.compiler.promotesClears = vulkanTarget?.initialLayout == nil
+        // A frame drawn over the app's kept pixels (its image, or inside its render pass) never turns its
+        // first draw into the clear it skips.
+        producer.compiler.promotesClears = vulkanTarget.map { $0.initialLayout == nil && $0.renderPass == nil } ?? true
         // Let go of the last frame's graph first: an image only it still holds (a backing store just
         // partly redrawn) is then gone, so the new image may take over its atlas rect (`ImageAtlas`); and
         // the producer patches its last graph in place only when nothing else holds it (`RetainedFrame`).
@@ -467,14 +439,11 @@ public final class CARenderer: @unchecked Sendable {
             unreportedGraph = nil
             hasUnreportedFrame = false
         }
-        let counters: FrameCounters
-        let executeStarted = StageClock.now()
-        do {
-            counters = try renderer.render(graph, readback: readsBack, recordingInto: appBuffer)
-        } catch {
-            producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
-            throw error
-        }
+        return (graph, produceStarted)
+    }
+
+    /// Books a recorded frame: its statistics, the rasterizations the backend lost, its trace timeline.
+    private func finishFrame(_ graph: RenderGraph, counters: FrameCounters, produceStarted: UInt64, executeStarted: UInt64) {
         producer.builder.rasterizationCache.forget(renderer.takeLostRasterizations())
         statistics = graph.statistics.adding(counters)
         awaitingGPUResults = true
@@ -485,6 +454,79 @@ public final class CARenderer: @unchecked Sendable {
         }
         if statisticsReporter != nil { unreportedGraph = statisticsReporter?.includesGraph == true ? graph : nil }
         hasUnreportedFrame = statisticsReporter != nil
+    }
+
+    /// The frame `prepareRender(recordingInto:)` recorded up to the app's render pass: its graph and when
+    /// producing and recording it started.
+    private var preparedFrame: (graph: RenderGraph, produceStarted: UInt64, executeStarted: UInt64)?
+
+    /// For a target that is the app's render pass (`VulkanTarget.renderPass`): records what the frame begun
+    /// by `beginFrame(atTime:)` needs before the app's render pass into the app's `commandBuffer` (begun,
+    /// outside any render pass, for the target's queue family) — its uploads and its offscreen passes
+    /// (filters, masks, group opacity over overlapping layers, shadows, rasterized layers). The app then
+    /// begins its render pass and calls `render(inRenderPassOf:)` there.
+    ///
+    ///     renderer.beginFrame(atTime: t)
+    ///     try renderer.prepareRender(recordingInto: commandBuffer)   // outside the app's pass
+    ///     vkCmdBeginRenderPass(commandBuffer, &gamePass, VK_SUBPASS_CONTENTS_INLINE)
+    ///     drawTheGame(commandBuffer)
+    ///     try renderer.render(inRenderPassOf: commandBuffer)          // inside it: the HUD's draws
+    ///     vkCmdEndRenderPass(commandBuffer)
+    ///     renderer.endFrame()
+    ///
+    /// A frame prepared and never drawn is ended at the next `prepareRender` (its uploads and offscreen
+    /// passes run; nothing shows).
+    ///
+    /// - Throws: `VulkanError.unsupportedTarget` for a renderer whose target is not a render pass; any
+    ///   failure to record (the buffer must then not be submitted).
+    public func prepareRender(recordingInto commandBuffer: OpaquePointer) throws {
+        guard vulkanTarget?.renderPass != nil else {
+            throw VulkanError.unsupportedTarget("prepareRender(recordingInto:) is for a renderer drawing inside an app's render pass: create it with a VulkanTarget naming one")
+        }
+        preparedFrame = nil
+        let (graph, produceStarted) = produceGraph()
+        let executeStarted = StageClock.now()
+        do {
+            try renderer.prepare(graph, recordingInto: commandBuffer)
+        } catch {
+            producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
+            throw error
+        }
+        preparedFrame = (graph, produceStarted, executeStarted)
+    }
+
+    /// Records the draws of the frame `prepareRender(recordingInto:)` prepared into the app's
+    /// `commandBuffer`, inside the app's render pass, in the subpass the target names: LayerKit begins no
+    /// render pass of its own for it. The frame is drawn over what the app drew before in a
+    /// `width`×`height` area from the framebuffer's top-left corner, premultiplied source-over
+    /// (`clearColor` is not drawn).
+    ///
+    /// What it leaves behind in the app's pass: its own viewport and scissor (the frame's area), its
+    /// pipeline, its descriptor sets (sets 0 and 1 of its pipeline layout) and, where it uses the stencil,
+    /// its stencil reference; the app sets its own again before drawing more in the pass. Where LayerKit
+    /// uses the depth-stencil attachment (`VulkanRenderPass.overwritesDepthStencil`) it first clears it
+    /// over the frame's area. No push constants, no vertex or index buffers.
+    ///
+    /// The app submits the buffer(s) to the target's queue before the next frame (or `lastFrameStatistics`);
+    /// LayerKit keeps the frame's resources until the GPU has finished it, which it learns from a fence it
+    /// signals after the app's submission. `lastFrameStatistics.passes` counts the render passes LayerKit
+    /// began: its offscreen passes only.
+    ///
+    /// - Throws: `VulkanError.nothingRendered` when no frame was prepared since the last one drawn; any
+    ///   failure to record (the buffer must then not be submitted).
+    public func render(inRenderPassOf commandBuffer: OpaquePointer) throws {
+        guard let prepared = preparedFrame else {
+            throw VulkanError.nothingRendered
+        }
+        preparedFrame = nil
+        let counters: FrameCounters
+        do {
+            counters = try renderer.drawPreparedFrame(inAppPassOf: commandBuffer)
+        } catch {
+            producer.builder.rasterizationCache.forget(prepared.graph.rasterization.rendered.values.map(\.entry))
+            throw error
+        }
+        finishFrame(prepared.graph, counters: counters, produceStarted: prepared.produceStarted, executeStarted: prepared.executeStarted)
     }
 
     /// The last frame's graph while `LK_STATS=graph` has not printed the frame yet (a plain `LK_STATS`

@@ -2,9 +2,12 @@ import Foundation
 import LayerKit
 import XCTest
 
-/// The GameHUD sample, run as a user runs it (the built executable, validation on, the HUD recorded into
-/// the game's command buffer): in the game's window, and headless, where the game's tiles show where the
-/// HUD leaves them alone and the HUD's health bar and pause panel are drawn over them.
+/// The GameHUD sample, run as a user runs it (the built executable, validation on, the HUD drawn inside
+/// the game's render pass, in the game's command buffer): in the game's window, and headless, where the
+/// game's tiles show where the HUD leaves them alone and the HUD's health bar and pause panel are drawn
+/// over them. The sample reports what LayerKit cost the game's frame: no render pass of its own (one with
+/// `--hud-in-own-pass`), and no Vulkan instance or device of its own in the process — the game's are the
+/// only ones.
 ///
 /// The expected tile colours are the sample's terrain function worked out again here: tile (column, row)
 /// has height sin(0.21c) + sin(0.27r + 1.3) + 0.6 sin(0.11(c + r)) + 0.4 sin(0.63c − 0.41r), terrain
@@ -32,7 +35,7 @@ final class GameHUDSampleTests: XCTestCase {
 
     /// Runs the built sample with `arguments` and validation on; returns what it printed, after checking it
     /// exited cleanly with no validation message from the game's or LayerKit's use of the device.
-    func runSample(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    func runSample(_ arguments: [String], layerKitRenderPasses: Int = 0, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("GameHUD")
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             XCTFail("the GameHUD sample is built beside the tests (\(executable.path))", file: file, line: line)
@@ -52,7 +55,10 @@ final class GameHUDSampleTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, printed, file: file, line: line)
         XCTAssertFalse(printed.contains("Validation"), "no validation message: \(printed)", file: file, line: line)
-        XCTAssertTrue(printed.contains("1 passes"), "the HUD in one render pass of LayerKit's: \(printed)", file: file, line: line)
+        XCTAssertTrue(printed.contains("\(layerKitRenderPasses) render passes of LayerKit's;"),
+                      "the HUD in \(layerKitRenderPasses) render passes of LayerKit's: \(printed)", file: file, line: line)
+        XCTAssertTrue(printed.contains("LayerKit created 0 Vulkan instances and 0 devices in this process"),
+                      "nothing created twice: \(printed)", file: file, line: line)
         return printed
     }
 
@@ -85,5 +91,14 @@ final class GameHUDSampleTests: XCTestCase {
         assertPixel(last, 380, 300, (0.8 * panel.0 + 0.12 * tile.0, 0.8 * panel.1 + 0.12 * tile.1, 0.8 * panel.2 + 0.12 * tile.2),
                     tolerance: 2, "the pause panel and its shadow over the game")
         assertPixel(last, 100, 300, tileColor(x: 100, y: 300, time: time), tolerance: 1, "the game's tile beside the panel")
+    }
+
+    func testTheHUDCanStillBeDrawnInARenderPassOfLayerKitsAfterTheGames() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gamehud-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        _ = try runSample(["--headless", "--hud-in-own-pass", "--frames", "2", "--out", out.path], layerKitRenderPasses: 1)
+        let first = try CGImage(contentsOfPNGFile: out.appendingPathComponent("frame-000.png"))
+        assertPixel(first, 400, 300, tileColor(x: 400, y: 300, time: 0), tolerance: 1, "the game's tile")
+        assertPixel(first, 158, 38, (0.95, 0.8, 0.1), tolerance: 6, "the health gradient's middle stop")
     }
 }

@@ -13,8 +13,8 @@
 /// Every item records its level (`DrawItem.stencilLevel`, the number of stencil clips around it) and is
 /// drawn where the stencil equals it; a command records the level it is issued at (outside its own
 /// bracket). The stencil is cleared to 0 each frame. Commands draw no color, are never culled, never
-/// batched with anything, and no draw moves across one (`Batcher`). A frame target with a depth-stencil
-/// attachment has a stencil (`BackendCapabilities.depthStencilAttachment`), and so does an offscreen
+/// batched with anything, and no draw moves across one (`Batcher`). A frame target with a stencil the
+/// frame may use (`BackendCapabilities.frameStencil`) keeps them, and so does an offscreen
 /// surface whose pass holds commands where the backend offers it (`BackendCapabilities.surfaceStencil`;
 /// each surface pass clears it to 0); elsewhere — a color-only target, surfaces of a backend without —
 /// `DrawListCompiler` drops the commands, leaving the inner clip alone.

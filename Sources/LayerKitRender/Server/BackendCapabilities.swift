@@ -5,10 +5,13 @@
 /// The default is the most conservative backend: a color-only frame target (painter's order, analytic
 /// clips only, in surfaces too), no atlas, 16,384-pixel textures and surfaces.
 package struct BackendCapabilities: Hashable, Sendable {
-    /// The frame target has a depth-stencil attachment: the frame pass may be depth-ordered (opaque
-    /// content front to back with a depth test) and clipped by stencil where analytic clips are not
-    /// enough (`StencilClipCommand`).
-    package var depthStencilAttachment = false
+    /// The frame target has a depth buffer the frame may use: the frame pass may be depth-ordered (opaque
+    /// content front to back with a depth test).
+    package var frameDepth = false
+    /// The frame target has a stencil the frame may use: it may be clipped by stencil where analytic
+    /// clips are not enough (`StencilClipCommand`). An app's render pass may offer depth without stencil
+    /// or the reverse (`CARenderer.VulkanRenderPass`); LayerKit's own frame targets offer both.
+    package var frameStencil = false
     /// Offscreen surfaces get a stencil where a pass needs one: their passes may be clipped by stencil too.
     package var surfaceStencil = false
     /// Small images may be packed into atlas pages (`ImageAtlas`).
@@ -18,9 +21,10 @@ package struct BackendCapabilities: Hashable, Sendable {
     /// The largest offscreen surface side the device draws into and samples.
     package var maxSurfaceSize = 16_384
 
-    package init(depthStencilAttachment: Bool = false, surfaceStencil: Bool = false, imageAtlas: Bool = false,
+    package init(frameDepth: Bool = false, frameStencil: Bool = false, surfaceStencil: Bool = false, imageAtlas: Bool = false,
                  maxTextureSize: Int = 16_384, maxSurfaceSize: Int = 16_384) {
-        self.depthStencilAttachment = depthStencilAttachment
+        self.frameDepth = frameDepth
+        self.frameStencil = frameStencil
         self.surfaceStencil = surfaceStencil
         self.imageAtlas = imageAtlas
         self.maxTextureSize = maxTextureSize

@@ -81,8 +81,8 @@ package struct FrameProducer: Sendable {
         self.builder = builder
         self.builder.maxSurfaceSize = min(builder.maxSurfaceSize, capabilities.maxSurfaceSize)
         compiler.options = debugOptions
-        compiler.depthTesting = capabilities.depthStencilAttachment
-        compiler.stencilClipping = capabilities.depthStencilAttachment
+        compiler.depthTesting = capabilities.frameDepth
+        compiler.stencilClipping = capabilities.frameStencil
         compiler.surfaceStencilClipping = capabilities.surfaceStencil
         compiler.maxTextureSize = min(capabilities.maxTextureSize, self.builder.maxSurfaceSize)
         compiler.atlas = capabilities.imageAtlas ? ImageAtlas() : nil
@@ -120,9 +120,13 @@ package struct FrameProducer: Sendable {
     /// The backend made a new device (the old one was lost): everything the old device held is gone —
     /// cached bitmaps, the retained frame's instance data, atlas placements — so the next frame is built
     /// and uploaded in full from the render tree, which keeps every layer as committed. The new device's
-    /// limits apply from now on.
+    /// limits apply from now on, and its frame target's depth and stencil (an app's render pass may offer
+    /// other ones than the last target's).
     package mutating func deviceReplaced(capabilities: BackendCapabilities) {
         builder.rasterizationCache.removeAll()
+        compiler.depthTesting = capabilities.frameDepth
+        compiler.stencilClipping = capabilities.frameStencil
+        compiler.surfaceStencilClipping = capabilities.surfaceStencil
         retained = nil
         compiler.maxTextureSize = min(compiler.maxTextureSize, capabilities.maxTextureSize)
         compiler.atlas = capabilities.imageAtlas ? ImageAtlas() : nil

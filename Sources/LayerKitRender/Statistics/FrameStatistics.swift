@@ -44,7 +44,8 @@ public struct FrameStatistics: Equatable, Sendable {
     public var instances = 0
     /// Batches the render graph planned (one draw call each).
     public var batches = 0
-    /// Render passes, offscreen ones included.
+    /// Render passes LayerKit began, offscreen ones included (a frame drawn inside an app's render pass,
+    /// `CARenderer.render(inRenderPassOf:)`, adds none of its own).
     public var passes = 0
     /// Why each offscreen pass exists, in execution order (DESIGN.md §4).
     public var offscreenReasons: [OffscreenReason] = []

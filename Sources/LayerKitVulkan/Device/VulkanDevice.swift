@@ -122,6 +122,7 @@ final class VulkanDevice {
         var device: VkDevice?
         try check(vkCreateDevice(physicalDevice, &info, nil, &device), "vkCreateDevice(\(candidate.name))")
         guard let device else { throw VulkanError.noUsableDevice("vkCreateDevice returned no device") }
+        VulkanCensus.deviceCreated()
         self.handle = device
         var queue: VkQueue?
         vkGetDeviceQueue(device, family, 0, &queue)

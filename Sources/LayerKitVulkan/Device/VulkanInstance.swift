@@ -96,6 +96,7 @@ final class VulkanInstance {
         }
         try check(result, "vkCreateInstance")
         guard let instance else { throw VulkanError.noVulkanDriver("vkCreateInstance returned no instance") }
+        VulkanCensus.instanceCreated()
         self.handle = instance
         self.ownsHandle = true
         self.validationEnabled = validation

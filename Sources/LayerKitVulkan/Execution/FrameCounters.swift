@@ -11,7 +11,8 @@ package struct FrameCounters: Equatable, Sendable, CustomStringConvertible {
     package var bytesUploaded = 0
     /// Images uploaded this frame; an image already resident costs nothing.
     package var imagesUploaded = 0
-    /// Render passes recorded (offscreen passes and the frame's).
+    /// Render passes LayerKit began (offscreen passes and the frame's; a frame drawn inside an app's
+    /// render pass begins none of its own).
     package var passes = 0
     /// Why each offscreen pass exists, in execution order.
     package var offscreenReasons: [OffscreenReason] = []

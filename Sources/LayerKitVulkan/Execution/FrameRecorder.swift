@@ -16,6 +16,9 @@ import LayerKitRender
 /// present transition); `submit` ends and submits it with the host's semaphores, or `abandon` — when
 /// anything failed — submits nothing of it (an empty submission still consumes a wait semaphore and
 /// signals the fence, so the slot can be reused) and undoes its uploads.
+/// A frame drawn inside an app's render pass (`init(context:appPass:)`) is recorded in two calls into the
+/// app's command buffers: `prepare` outside the app's pass (uploads, instance data, offscreen passes),
+/// `recordFramePass` inside it (the draws), then `finishRecordedFrame`.
 /// Cost per frame: one fence wait (none while the GPU keeps up) plus `GraphExecutor`'s.
 /// Threading: the owner's thread, under its context's `access`.
 final class FrameRecorder {
@@ -32,16 +35,26 @@ final class FrameRecorder {
     let uploader: ImageUploader
     /// One executor per color format (a swapchain's format differs from offscreen images').
     private var executors: [VkFormat.RawValue: GraphExecutor] = [:]
+    /// The executor whose frame pass is drawn inside an app's render pass (its pipelines built against
+    /// that pass); nil unless the recorder was made for one.
+    private let appPassExecutor: GraphExecutor?
+    /// The subpass frames are drawn in: LayerKit's own frame pass, or the app's (`init(context:appPass:)`).
+    private let frameSubpass: FrameSubpass
+    /// Every executor, for what concerns them all (abandoned frames, lost rasterizations, statistics).
+    private var allExecutors: [GraphExecutor] { Array(executors.values) + (appPassExecutor.map { [$0] } ?? []) }
     private var serial: UInt64 = 0
     /// Statistics of each slot's last submission, until the GPU's results are added.
     private var pendingStatistics: [FrameStatistics?]
     /// The most recent frame whose GPU results are in.
     private(set) var lastCompletedStatistics: FrameStatistics?
     /// Test hook: the next `submit` reports `VK_ERROR_DEVICE_LOST` instead of submitting (the frame is
-    /// abandoned as a failed submit's is), as a lost device would.
+    /// abandoned as a failed submit's is), as a lost device would; for frames recorded into an app's
+    /// buffer, the next submission signalling a frame's fence (`signalRecordedFrame`) reports it.
     var losesDeviceAtNextSubmit = false
 
-    init(context: VulkanContext) throws {
+    /// - Parameter appPass: the layer pipelines built against an app's render pass (`LayerPipeline`'s
+    ///   `init(device:cache:appRenderPass:subpass:)`), for frames drawn inside it; nil: none.
+    init(context: VulkanContext, appPass: LayerPipeline? = nil) throws {
         self.context = context
         let device = context.device
         let pipeline = try context.layerPipeline()
@@ -54,14 +67,20 @@ final class FrameRecorder {
             device: device, layout: pipeline.textureSetLayout, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, name: "texture sets")
         uploader = ImageUploader(device: device, allocator: context.allocator, staging: staging, samplers: samplers, descriptors: textureDescriptors)
         pendingStatistics = Array(repeating: nil, count: Self.framesInFlight)
+        frameSubpass = appPass?.subpass ?? .own
+        let (uploader, instanceDescriptors) = (self.uploader, self.instanceDescriptors)
+        appPassExecutor = appPass.map {
+            GraphExecutor(device: device, allocator: context.allocator, pipeline: $0, uploader: uploader, instanceDescriptors: instanceDescriptors)
+        }
     }
 
     /// What frames recorded here offer the graphs built for them: a depth-stencil frame target, surfaces
     /// with a stencil where a pass needs one, the atlas, and the device's texture and surface limits.
+    /// Inside an app's render pass, depth and stencil only where its subpass has them and LayerKit may use them.
     var capabilities: BackendCapabilities {
         let limits = context.device.limits
         return BackendCapabilities(
-            depthStencilAttachment: true, surfaceStencil: true, imageAtlas: true, maxTextureSize: Int(limits.maxImageDimension2D),
+            frameDepth: frameSubpass.usesDepth, frameStencil: frameSubpass.usesStencil, surfaceStencil: true, imageAtlas: true, maxTextureSize: Int(limits.maxImageDimension2D),
             maxSurfaceSize: Int(min(limits.maxImageDimension2D, limits.maxFramebufferWidth, limits.maxFramebufferHeight)))
     }
 
@@ -111,6 +130,25 @@ final class FrameRecorder {
         let counters = try executor(for: format).record(graph, frame: frame, into: target)
         let statistics = graph.statistics.adding(counters)
         pendingStatistics[frame.index] = statistics
+        return (counters, statistics)
+    }
+
+    /// Records the part of `graph` that goes before the app's render pass into `frame`'s command buffer
+    /// (the app's, outside any render pass): uploads, instance data and offscreen passes. The frame pass
+    /// follows with `recordFramePass`.
+    func prepare(_ graph: RenderGraph, frame: FrameContext, width: Int, height: Int) throws -> GraphExecutor.FrameRecording {
+        guard let appPassExecutor else { preconditionFailure("a frame is prepared for an app's render pass only") }
+        return try appPassExecutor.prepareFrame(graph, frame: frame, width: width, height: height)
+    }
+
+    /// Records the draws of a prepared frame into `commandBuffer`, inside the app's render pass; returns
+    /// what recording did and the frame's statistics so far.
+    func recordFramePass(_ recording: inout GraphExecutor.FrameRecording, graph: RenderGraph,
+                         inAppPassOf commandBuffer: VkCommandBuffer) throws -> (counters: FrameCounters, statistics: FrameStatistics) {
+        guard let appPassExecutor else { preconditionFailure("a frame is drawn in an app's render pass only with its pipelines") }
+        let counters = try appPassExecutor.recordFramePass(&recording, inAppPassOf: commandBuffer)
+        let statistics = graph.statistics.adding(counters)
+        pendingStatistics[recording.frame.index] = statistics
         return (counters, statistics)
     }
 
@@ -165,16 +203,22 @@ final class FrameRecorder {
 
     /// Signals the fence of the frame last recorded into an app's command buffer, once the app has
     /// submitted that buffer (the contract of `CARenderer.render(recordingInto:)`).
+    /// With `losesDeviceAtNextSubmit`, this submission reports `VK_ERROR_DEVICE_LOST` after it was made
+    /// (so the frame's fence still signals, as a lost device's waits end).
     func signalRecordedFrame() throws {
         guard let frame = recordedFrame else { return }
         recordedFrame = nil
         try check(vkQueueSubmit(context.device.queue, 0, nil, frame.fence), "vkQueueSubmit(fence of recorded frame \(frame.serial))")
+        if losesDeviceAtNextSubmit {
+            losesDeviceAtNextSubmit = false
+            throw VulkanError.call("vkQueueSubmit(fence of recorded frame \(frame.serial), device loss simulated)", result: VK_ERROR_DEVICE_LOST.rawValue)
+        }
     }
 
     /// Gives up the frame begun last: nothing of it runs. Its uploads are forgotten, and an empty
     /// submission waits on `semaphore` (an acquire that must be consumed) and signals the fence.
     func abandon(_ frame: FrameContext, consuming semaphore: VkSemaphore? = nil) {
-        for executor in executors.values { executor.abandonFrame(frame) }
+        for executor in allExecutors { executor.abandonFrame(frame) }
         uploader.abandonFrameUploads(frame: frame)
         pendingStatistics[frame.index] = nil
         if semaphore == nil {
@@ -217,17 +261,17 @@ final class FrameRecorder {
 
     /// Rasterization cache entries whose images an executor lost since the last call.
     func takeLostRasterizations() -> [RasterizationEntryID] {
-        executors.values.flatMap { $0.takeLostRasterizations() }
+        allExecutors.flatMap { $0.takeLostRasterizations() }
     }
 
     /// Rasterization cache images held, over every executor.
-    var rasterizedImageCount: Int { executors.values.reduce(0) { $0 + $1.rasterizedImageCount } }
+    var rasterizedImageCount: Int { allExecutors.reduce(0) { $0 + $1.rasterizedImageCount } }
     /// Atlas placements the executors remember uploading (bounded by what the atlas holds).
-    var atlasUploadsRemembered: Int { executors.values.reduce(0) { $0 + $1.atlasUploadsRemembered } }
+    var atlasUploadsRemembered: Int { allExecutors.reduce(0) { $0 + $1.atlasUploadsRemembered } }
 
     /// The offscreen surface pools' counts, over every executor.
     var surfacePoolStatistics: SurfacePool.Statistics {
-        executors.values.reduce(into: SurfacePool.Statistics()) { total, executor in
+        allExecutors.reduce(into: SurfacePool.Statistics()) { total, executor in
             let statistics = executor.surfacePoolStatistics
             total.created += statistics.created
             total.destroyed += statistics.destroyed
@@ -236,7 +280,7 @@ final class FrameRecorder {
     }
 
     /// Stencil images of offscreen surfaces alive now, over every executor.
-    var residentSurfaceStencils: Int { executors.values.reduce(0) { $0 + $1.residentSurfaceStencils } }
+    var residentSurfaceStencils: Int { allExecutors.reduce(0) { $0 + $1.residentSurfaceStencils } }
 
     private func executor(for format: VkFormat) throws -> GraphExecutor {
         if let existing = executors[format.rawValue] { return existing }

@@ -1,10 +1,14 @@
 import CVulkan
 
-/// What the GPU measured for one frame: fragment-shader invocations (a pipeline-statistics query around
+/// What the GPU measured for one frame: fragment-shader invocations (pipeline-statistics queries around
 /// the frame's render passes) and the time from the frame's first command to its last (two timestamps).
 ///
 /// Input: a command buffer being recorded (`begin` before anything else, `beginPasses` before the first
-/// render pass, `end` after the last command), then, once the frame's fence has signalled, `results()`.
+/// render pass and `endPasses` after the last, `end` after the last command), then, once the frame's fence
+/// has signalled, `results()`. A frame drawn inside an app's render pass counts in two segments — its
+/// offscreen passes before the app's pass, its draws inside it — so the app's own draws are not counted
+/// (a query begun outside a render pass cannot end inside one); its GPU time spans the app's commands
+/// between the two. At most `maximumSegments` segments, summed.
 /// Output: fragments shaded and GPU seconds, each nil where the device lacks the feature
 /// (`pipelineStatisticsQuery`; timestamps on the queue) or the frame never recorded its queries. One per
 /// frame in flight, reused: `begin` resets the pools. Cost: two small query pools; a reset, a begin/end
@@ -14,8 +18,11 @@ final class GPUQueries {
     private let statisticsPool: VkQueryPool?
     private let timestampPool: VkQueryPool?
     /// What the last recording wrote (so results are read only for queries that ran).
-    private var recordedStatistics = false
+    private var segmentsRecorded = 0
+    private var segmentOpen = false
     private var recordedTimestamps = false
+    /// Counting segments a frame may record (`beginPasses`/`endPasses` pairs).
+    static let maximumSegments = 2
 
     init(device: VulkanDevice, name: String) throws {
         self.device = device
@@ -31,7 +38,7 @@ final class GPUQueries {
             return pool
         }
         statisticsPool = device.supportsPipelineStatistics
-            ? try makePool(VK_QUERY_TYPE_PIPELINE_STATISTICS, count: 1,
+            ? try makePool(VK_QUERY_TYPE_PIPELINE_STATISTICS, count: UInt32(Self.maximumSegments),
                            statistics: VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT.rawValue, label: "\(name) · fragments")
             : nil
         do {
@@ -50,26 +57,36 @@ final class GPUQueries {
 
     /// Resets the pools and writes the start timestamp. First in the command buffer.
     func begin(_ commandBuffer: VkCommandBuffer) {
-        recordedStatistics = false
+        segmentsRecorded = 0
+        segmentOpen = false
         recordedTimestamps = false
-        if let statisticsPool { vkCmdResetQueryPool(commandBuffer, statisticsPool, 0, 1) }
+        if let statisticsPool { vkCmdResetQueryPool(commandBuffer, statisticsPool, 0, UInt32(Self.maximumSegments)) }
         if let timestampPool {
             vkCmdResetQueryPool(commandBuffer, timestampPool, 0, 2)
             vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestampPool, 0)
         }
     }
 
-    /// Starts counting fragments; outside any render pass, before the first.
+    /// Starts a segment counting fragments: outside any render pass before the first, or inside an app's
+    /// render pass before LayerKit's draws there.
     func beginPasses(_ commandBuffer: VkCommandBuffer) {
-        if let statisticsPool { vkCmdBeginQuery(commandBuffer, statisticsPool, 0, 0) }
+        precondition(!segmentOpen && segmentsRecorded < Self.maximumSegments, "at most \(Self.maximumSegments) counting segments, one at a time")
+        if let statisticsPool { vkCmdBeginQuery(commandBuffer, statisticsPool, UInt32(segmentsRecorded), 0) }
+        segmentOpen = true
     }
 
-    /// Stops counting fragments (after the last render pass) and writes the end timestamp.
-    func end(_ commandBuffer: VkCommandBuffer, passesBegun: Bool) {
-        if let statisticsPool, passesBegun {
-            vkCmdEndQuery(commandBuffer, statisticsPool, 0)
-            recordedStatistics = true
-        }
+    /// Ends the segment `beginPasses` opened, where it was opened (outside render passes, or inside the
+    /// same app's subpass).
+    func endPasses(_ commandBuffer: VkCommandBuffer) {
+        guard segmentOpen else { return }
+        if let statisticsPool { vkCmdEndQuery(commandBuffer, statisticsPool, UInt32(segmentsRecorded)) }
+        segmentOpen = false
+        segmentsRecorded += 1
+    }
+
+    /// Writes the end timestamp (after the frame's last command).
+    func end(_ commandBuffer: VkCommandBuffer) {
+        precondition(!segmentOpen, "a counting segment is still open")
         if let timestampPool {
             vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestampPool, 1)
             recordedTimestamps = true
@@ -78,7 +95,8 @@ final class GPUQueries {
 
     /// Forgets the recording (the frame was abandoned; its queries will never be written).
     func discard() {
-        recordedStatistics = false
+        segmentsRecorded = 0
+        segmentOpen = false
         recordedTimestamps = false
     }
 
@@ -86,11 +104,11 @@ final class GPUQueries {
     func results() -> (fragments: Int?, seconds: Double?) {
         var fragments: Int?
         var seconds: Double?
-        if recordedStatistics, let statisticsPool {
-            var value: UInt64 = 0
-            let result = vkGetQueryPoolResults(device.handle, statisticsPool, 0, 1, MemoryLayout<UInt64>.size, &value,
-                                               VkDeviceSize(MemoryLayout<UInt64>.size), VK_QUERY_RESULT_64_BIT.rawValue)
-            if result == VK_SUCCESS { fragments = Int(value) }
+        if segmentsRecorded > 0, let statisticsPool {
+            var values = [UInt64](repeating: 0, count: segmentsRecorded)
+            let result = vkGetQueryPoolResults(device.handle, statisticsPool, 0, UInt32(segmentsRecorded), values.count * MemoryLayout<UInt64>.size,
+                                               &values, VkDeviceSize(MemoryLayout<UInt64>.size), VK_QUERY_RESULT_64_BIT.rawValue)
+            if result == VK_SUCCESS { fragments = Int(values.reduce(0, &+)) }
         }
         if recordedTimestamps, let timestampPool {
             var values: (UInt64, UInt64) = (0, 0)

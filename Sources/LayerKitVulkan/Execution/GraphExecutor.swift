@@ -42,6 +42,10 @@ import LayerKitRender
 /// passes have no stencil and cost nothing more. An
 /// empty graph still clears the target to transparent black, so a readback always has defined pixels.
 /// A graph that breaks `RenderGraph.invariantViolations` is refused before anything is recorded.
+/// Inside an app's render pass (an executor whose `LayerPipeline` was built against it): `prepareFrame`
+/// records everything up to the frame pass (uploads, instance data, offscreen passes), outside the app's
+/// pass; `recordFramePass` records the frame pass's draws inside it, with no render pass of its own — after
+/// clearing the depth and stencil it uses over its area, since the app's values mean nothing to it.
 /// Cost: O(items) CPU (a later revision: O(changed draws + passes + draws of passes compiled again));
 /// 256 bytes of instance data per item written, plus 16 bytes per gradient stop and per four locations
 /// (a later revision: of the changed items only); one draw call per batch; one render pass per
@@ -99,10 +103,82 @@ final class GraphExecutor {
     /// Records `graph` into `target`, a framebuffer of this executor's frame render pass (color plus
     /// depth-stencil).
     func record(_ graph: RenderGraph, frame: FrameContext, into target: FramebufferTarget) throws -> FrameCounters {
+        var recording = try prepare(graph, frame: frame, frameSize: (target.width, target.height), requiresExactSize: target.requiresExactSize,
+                                    drawsEmptyFrame: true)
+        let (started, cpuStarted) = (StageClock.now(), StageClock.threadCPUNow())
+        while recording.nextPass < recording.passes.count { try recordPass(of: &recording, frameInto: .own(target)) }
+        recording.recordNanoseconds &+= StageClock.now() &- started
+        recording.recordCPUNanoseconds &+= StageClock.threadCPUNow() &- cpuStarted
+        return finish(&recording, in: frame.commandBuffer)
+    }
+
+    /// A frame recorded up to some of its passes: what the rest of its recording needs. A frame drawn
+    /// inside an app's render pass is kept in one between `prepareFrame` (outside the app's pass) and
+    /// `recordFramePass` (inside it).
+    struct FrameRecording {
+        let frame: FrameContext
+        fileprivate let graph: RenderGraph
+        /// The passes to record: the graph's, or (an empty graph in LayerKit's own pass) one clearing the frame.
+        fileprivate let passes: [RenderPass]
+        fileprivate let plans: [(order: [Int], batches: [DrawBatch])]
+        fileprivate let surfaces: SurfaceAssignment
+        fileprivate let instanceSet: VkDescriptorSet
+        fileprivate let queries: GPUQueries
+        fileprivate var counters: FrameCounters
+        /// The next pass to record, and its first instance in the frame's instance buffer.
+        fileprivate var nextPass = 0
+        fileprivate var firstInstance = 0
+        /// Wall-clock and thread CPU nanoseconds spent recording so far.
+        fileprivate var recordNanoseconds: UInt64 = 0
+        fileprivate var recordCPUNanoseconds: UInt64 = 0
+        /// Render passes LayerKit began.
+        fileprivate var passesBegun = 0
+
+        /// Whether the passes left to record are the frame's only (its offscreen passes are recorded).
+        var reachedFramePass: Bool { nextPass >= passes.count || passes[nextPass].target.surface == nil }
+    }
+
+    /// Records `graph` into an app's render pass (`LayerPipeline.subpass` of this executor's pipeline):
+    /// outside that pass, its uploads, instance data and offscreen passes into `frame`'s command buffer; the
+    /// frame pass is left for `recordFramePass`, inside the app's pass. An empty graph draws nothing there.
+    func prepareFrame(_ graph: RenderGraph, frame: FrameContext, width: Int, height: Int) throws -> FrameRecording {
+        // One frame pass, the last: the only one the app's pass can hold.
+        guard graph.passes.dropLast().allSatisfy({ $0.target.surface != nil }) else {
+            throw VulkanError.unsupportedTarget("a graph drawn inside an app's render pass has one frame pass, its last")
+        }
+        var recording = try prepare(graph, frame: frame, frameSize: (width, height), requiresExactSize: true, drawsEmptyFrame: false)
+        let (started, cpuStarted) = (StageClock.now(), StageClock.threadCPUNow())
+        while !recording.reachedFramePass { try recordPass(of: &recording, frameInto: nil) }
+        recording.queries.endPasses(frame.commandBuffer)
+        recording.recordNanoseconds &+= StageClock.now() &- started
+        recording.recordCPUNanoseconds &+= StageClock.threadCPUNow() &- cpuStarted
+        return recording
+    }
+
+    /// Records the frame pass of a prepared frame (`prepareFrame`) into `commandBuffer`, inside the app's
+    /// render pass, in the subpass the pipeline was built for: first a clear of the depth and stencil it
+    /// uses (`FrameSubpass.clearedAspects`) over the frame's area, then the draws, with LayerKit's
+    /// viewport, scissor, pipelines, descriptor sets and stencil reference (left bound afterwards).
+    func recordFramePass(_ recording: inout FrameRecording, inAppPassOf commandBuffer: VkCommandBuffer) throws -> FrameCounters {
+        let (started, cpuStarted) = (StageClock.now(), StageClock.threadCPUNow())
+        if recording.nextPass < recording.passes.count {
+            recording.queries.beginPasses(commandBuffer)
+            try recordPass(of: &recording, frameInto: .app(commandBuffer))
+            recording.queries.endPasses(commandBuffer)
+        }
+        recording.recordNanoseconds &+= StageClock.now() &- started
+        recording.recordCPUNanoseconds &+= StageClock.threadCPUNow() &- cpuStarted
+        return finish(&recording, in: commandBuffer)
+    }
+
+    /// Checks `graph`, gives its surfaces images, records its uploads and writes its instance data: all
+    /// that comes before its first render pass.
+    private func prepare(_ graph: RenderGraph, frame: FrameContext, frameSize: (width: Int, height: Int), requiresExactSize: Bool,
+                         drawsEmptyFrame: Bool) throws -> FrameRecording {
         let recordStart = StageClock.now()
         let recordCPUStart = StageClock.threadCPUNow()
         let commandBuffer = frame.commandBuffer
-        try validateTargets(graph, target: target)
+        try validateTargets(graph, frameSize: frameSize, requiresExactSize: requiresExactSize)
         // A later revision of the draw lists this executor last recorded in full was checked then, and its
         // textures and atlas placements made resident: patches keep order, batches, keys and stencil levels.
         var patched = patchedRevision(of: graph, frame: frame)
@@ -229,38 +305,72 @@ final class GraphExecutor {
         if patched == nil { rememberRecordedLineage(of: graph, stopWords: stopWords, plans: plans) }
         counters.instances = total
 
-        let passes = graph.passes.isEmpty
-            ? [RenderPass(name: "empty frame", target: .frame(width: target.width, height: target.height), clearColor: .zero, items: [])]
+        let passes = graph.passes.isEmpty && drawsEmptyFrame
+            ? [RenderPass(name: "empty frame", target: .frame(width: frameSize.width, height: frameSize.height), clearColor: .zero, items: [])]
             : graph.passes
-        let passPlans = graph.passes.isEmpty ? [(order: [Int](), batches: [DrawBatch]())] : plans
+        let passPlans = graph.passes.isEmpty && drawsEmptyFrame ? [(order: [Int](), batches: [DrawBatch]())] : plans
         queries.beginPasses(commandBuffer)
         passesBegun = true
-        var firstInstance = 0
-        for (passIndex, pass) in passes.enumerated() {
-            let label = pass.reason.map { "pass \(passIndex) · offscreen · \($0) · \(pass.name)" } ?? "pass \(passIndex) · \(pass.name)"
-            device.labels.begin(commandBuffer, label)
-            let framebuffer: VkFramebuffer, renderPass: VkRenderPass, area: (width: Int, height: Int)
-            // Whether the pass's target has a stencil, cleared with the pass (and depth, for the frame).
-            let hasStencil: Bool
-            switch pass.target {
-            case .frame:
-                hasStencil = true
-                (framebuffer, renderPass, area) = (target.framebuffer, target.renderPass ?? pipeline.renderPass,
-                                                   (target.width, target.height))
-            case let .offscreen(surface, width, height):
-                guard let assigned = surfaces.bySurface[surface], let pipelines = surfaceResources?.pipelines else {
-                    preconditionFailure("\(surface) has no image")
-                }
-                hasStencil = pass.clipsByStencil
-                if hasStencil {
-                    guard let stencil = assigned.image.stencil else { preconditionFailure("\(surface) has no stencil") }
-                    (framebuffer, renderPass, area) = (stencil.framebuffer, pipelines.stencilRenderPass, (width, height))
-                } else {
-                    (framebuffer, renderPass, area) = (assigned.image.framebuffer, pipelines.renderPass, (width, height))
-                }
+        return FrameRecording(frame: frame, graph: graph, passes: passes, plans: passPlans, surfaces: surfaces, instanceSet: instanceSet.set,
+                              queries: queries, counters: counters, recordNanoseconds: StageClock.now() &- recordStart,
+                              recordCPUNanoseconds: StageClock.threadCPUNow() &- recordCPUStart)
+    }
+
+    /// Where the frame pass is drawn: in LayerKit's own render pass over a framebuffer, or inside an
+    /// app's render pass being recorded into a command buffer of the app's.
+    private enum FramePassDestination {
+        case own(FramebufferTarget)
+        case app(VkCommandBuffer)
+    }
+
+    /// Records the recording's next pass: an offscreen pass in its own render pass, or the frame pass
+    /// into `destination` (nil: the frame pass is not to be recorded now).
+    private func recordPass(of recording: inout FrameRecording, frameInto destination: FramePassDestination?) throws {
+        let passIndex = recording.nextPass
+        let pass = recording.passes[passIndex]
+        let surfaces = recording.surfaces
+        var commandBuffer = recording.frame.commandBuffer
+        let label = pass.reason.map { "pass \(passIndex) · offscreen · \($0) · \(pass.name)" } ?? "pass \(passIndex) · \(pass.name)"
+        // The pass's render pass when LayerKit begins one (nil: drawn inside the app's), and its area.
+        var begun: (framebuffer: VkFramebuffer, renderPass: VkRenderPass)?
+        let area: (width: Int, height: Int)
+        // Whether the pass's target has a stencil, cleared with the pass (and depth, for the frame).
+        let hasStencil: Bool
+        switch (pass.target, destination) {
+        case (.frame, nil):
+            preconditionFailure("the frame pass of a prepared frame is recorded inside the app's render pass")
+        case let (.frame, .own(target)?):
+            hasStencil = pipeline.subpass.usesStencil
+            begun = (target.framebuffer, target.renderPass ?? pipeline.renderPass)
+            area = (target.width, target.height)
+        case let (.frame(width, height), .app(appBuffer)?):
+            commandBuffer = appBuffer
+            hasStencil = pipeline.subpass.usesStencil
+            area = (width, height)
+        case let (.offscreen(surface, width, height), _):
+            guard let assigned = surfaces.bySurface[surface], let pipelines = surfaceResources?.pipelines else {
+                preconditionFailure("\(surface) has no image")
             }
-            beginRenderPass(commandBuffer, renderPass: renderPass, framebuffer: framebuffer, area: area, clearColor: pass.clearColor,
+            hasStencil = pass.clipsByStencil
+            if hasStencil {
+                guard let stencil = assigned.image.stencil else { preconditionFailure("\(surface) has no stencil") }
+                begun = (stencil.framebuffer, pipelines.stencilRenderPass)
+            } else {
+                begun = (assigned.image.framebuffer, pipelines.renderPass)
+            }
+            area = (width, height)
+        }
+        device.labels.begin(commandBuffer, label)
+        if let begun {
+            beginRenderPass(commandBuffer, renderPass: begun.renderPass, framebuffer: begun.framebuffer, area: area, clearColor: pass.clearColor,
                             clearsDepthStencil: hasStencil)
+            // The clear of an empty graph is not one of its passes.
+            if !recording.graph.passes.isEmpty { recording.passesBegun += 1 }
+        } else {
+            // Inside the app's pass: depth 1 and stencil 0 where LayerKit draws, as its own pass clears them.
+            clearDepthStencil(commandBuffer, aspects: pipeline.subpass.clearedAspects, area: area)
+        }
+        do {
             if !pass.items.isEmpty {
                 // The pass's own size: a swapchain caught mid-resize draws it from the top-left corner.
                 let (passWidth, passHeight) = (pass.target.width, pass.target.height)
@@ -270,13 +380,13 @@ final class GraphExecutor {
                 var scissor = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: scissorExtent)
                 vkCmdSetScissor(commandBuffer, 0, 1, &scissor)
                 // Every pipeline shares the frame pipeline's layout, so set 0 stays bound across pipelines.
-                var set: VkDescriptorSet? = instanceSet.set
+                var set: VkDescriptorSet? = recording.instanceSet
                 vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
                 var boundPipeline: VkPipeline?
                 var boundTexture: VkDescriptorSet?
                 // A pass with a stencil tests it in every pipeline.
                 var stencilReference: UInt8? = hasStencil ? nil : 0
-                for batch in passPlans[passIndex].batches {
+                for batch in recording.plans[passIndex].batches {
                     let batchPipeline = try pipelineFor(pass, batch: batch, hasStencil: hasStencil)
                     if batchPipeline != boundPipeline {
                         vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, batchPipeline)
@@ -291,19 +401,41 @@ final class GraphExecutor {
                         vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 1, 1, &textureSet, 0, nil)
                         boundTexture = textureSet
                     }
-                    vkCmdDraw(commandBuffer, UInt32(Self.verticesPerItem * batch.count), 1, 0, UInt32(firstInstance + batch.range.lowerBound))
-                    counters.drawCalls += 1
+                    vkCmdDraw(commandBuffer, UInt32(Self.verticesPerItem * batch.count), 1, 0,
+                              UInt32(recording.firstInstance + batch.range.lowerBound))
+                    recording.counters.drawCalls += 1
                 }
             }
-            vkCmdEndRenderPass(commandBuffer)
-            device.labels.end(commandBuffer)
-            firstInstance += pass.items.count
         }
-        queries.end(commandBuffer, passesBegun: true)
-        counters.passes = graph.passes.count
-        counters.offscreenReasons = graph.passes.compactMap(\.reason)
-        counters.recordTime = StageClock.seconds(since: recordStart)
-        counters.recordCPUTime = StageClock.seconds(StageClock.threadCPUNow() &- recordCPUStart)
+        if begun != nil { vkCmdEndRenderPass(commandBuffer) }
+        device.labels.end(commandBuffer)
+        recording.firstInstance += pass.items.count
+        recording.nextPass += 1
+    }
+
+    /// Clears `aspects` of the depth-stencil attachment of the app's subpass being recorded, over `area`
+    /// from the top-left, to depth 1 and stencil 0 (nothing when `aspects` is empty).
+    private func clearDepthStencil(_ commandBuffer: VkCommandBuffer, aspects: VkImageAspectFlags, area: (width: Int, height: Int)) {
+        guard aspects != 0 else { return }
+        var attachment = VkClearAttachment()
+        attachment.aspectMask = aspects
+        attachment.clearValue.depthStencil = VkClearDepthStencilValue(depth: 1, stencil: 0)
+        var rect = VkClearRect(rect: VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(area.width), height: UInt32(area.height))),
+                               baseArrayLayer: 0, layerCount: 1)
+        vkCmdClearAttachments(commandBuffer, 1, &attachment, 1, &rect)
+    }
+
+    /// Ends a recording whose passes are all recorded: the end timestamp in `commandBuffer` (the one
+    /// recorded last), and the frame's counters.
+    private func finish(_ recording: inout FrameRecording, in commandBuffer: VkCommandBuffer) -> FrameCounters {
+        let finishing = StageClock.now()
+        recording.queries.endPasses(commandBuffer)
+        recording.queries.end(commandBuffer)
+        var counters = recording.counters
+        counters.passes = recording.passesBegun
+        counters.offscreenReasons = recording.graph.passes.compactMap(\.reason)
+        counters.recordTime = StageClock.seconds(recording.recordNanoseconds &+ (StageClock.now() &- finishing))
+        counters.recordCPUTime = StageClock.seconds(recording.recordCPUNanoseconds)
         return counters
     }
 
@@ -325,13 +457,14 @@ final class GraphExecutor {
 
     /// Refuses a graph whose passes this executor cannot draw into: a frame pass of the wrong size, or a
     /// surface beyond the device's limits. O(passes).
-    private func validateTargets(_ graph: RenderGraph, target: FramebufferTarget) throws {
+    private func validateTargets(_ graph: RenderGraph, frameSize: (width: Int, height: Int), requiresExactSize: Bool) throws {
         for pass in graph.passes {
             switch pass.target {
             case let .frame(width, height):
-                guard width > 0, height > 0, !target.requiresExactSize || (width == target.width && height == target.height) else {
-                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); this renderer's frame is \(target.width)x\(target.height)")
+                guard width > 0, height > 0, !requiresExactSize || (width == frameSize.width && height == frameSize.height) else {
+                    throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); this renderer's frame is \(frameSize.width)x\(frameSize.height)")
                 }
+
             case let .offscreen(_, width, height):
                 let limit = Int(min(device.limits.maxImageDimension2D, device.limits.maxFramebufferWidth, device.limits.maxFramebufferHeight))
                 guard width > 0, height > 0, width <= limit, height <= limit else {
@@ -450,13 +583,13 @@ final class GraphExecutor {
     // MARK: - Surfaces
 
     /// The image behind one surface of the graph, and the surface's own (logical) size.
-    private struct AssignedSurface {
+    fileprivate struct AssignedSurface {
         let image: PooledSurface
         let width: Int
         let height: Int
     }
 
-    private struct SurfaceAssignment {
+    fileprivate struct SurfaceAssignment {
         var bySurface: [SurfaceID: AssignedSurface] = [:]
         var createdBefore = 0
         /// Bytes of the distinct images handed out (RGBA8, as allocated) and of the distinct stencils

@@ -14,6 +14,9 @@ import LayerKitRender
 /// while the image lives; offscreen surfaces come from the executor's pool, reused across frames. Cost per frame: uploads of new images, 256 bytes per item, one draw per batch,
 /// and a width × height × 4 byte copy when `readback` is requested.
 ///
+/// Inside an app's render pass (`init(context:appRenderPass:subpass:width:height:)`) there is no image of
+/// LayerKit's or the app's to name: each frame is recorded in two calls into the app's command buffers
+/// (`prepare` outside the app's pass, `drawPreparedFrame` inside it) and cannot be read back.
 /// Threading: one thread at a time, like its `VulkanContext` (checked).
 package final class HeadlessRenderer: @unchecked Sendable {
     package static let framesInFlight = FrameRecorder.framesInFlight
@@ -21,7 +24,8 @@ package final class HeadlessRenderer: @unchecked Sendable {
     package let width: Int
     package let height: Int
     private let context: VulkanContext
-    private let target: HeadlessTarget
+    /// The image drawn into (LayerKit's or an app's); nil inside an app's render pass.
+    private let target: HeadlessTarget?
     private let recorder: FrameRecorder
     private var lastFrame: FrameContext?
 
@@ -39,6 +43,28 @@ package final class HeadlessRenderer: @unchecked Sendable {
         appTarget = nil
         keepingPass = nil
     }
+
+    /// A renderer drawing inside subpass `subpass` of an app's render pass `renderPass`, over a
+    /// `width`×`height` area from the framebuffer's top-left corner, on `context` (the app's device).
+    init(context: VulkanContext, appRenderPass renderPass: VkRenderPass, subpass: FrameSubpass, width: Int, height: Int) throws {
+        let limits = context.device.limits
+        guard width > 0, height > 0, width <= Int(limits.maxFramebufferWidth), height <= Int(limits.maxFramebufferHeight) else {
+            throw VulkanError.unsupportedTarget("\(width)x\(height) is outside 1...\(limits.maxFramebufferWidth) pixels")
+        }
+        recorder = try context.access.run {
+            let pipeline = try LayerPipeline(device: context.device, cache: context.pipelineCache, appRenderPass: renderPass, subpass: subpass)
+            return try FrameRecorder(context: context, appPass: pipeline)
+        }
+        target = nil
+        self.context = context
+        self.width = width
+        self.height = height
+        appTarget = nil
+        keepingPass = nil
+    }
+
+    /// A frame recorded up to the app's render pass (`prepare`), waiting for its draws inside it.
+    private var preparedFrame: (recording: GraphExecutor.FrameRecording, graph: RenderGraph)?
 
     /// An app's target: where each frame leaves its image, and the semaphores its submit waits on and
     /// signals (`CARenderer.VulkanTarget`); nil for LayerKit's own image.
@@ -69,16 +95,26 @@ package final class HeadlessRenderer: @unchecked Sendable {
 
     /// A renderer drawing into the app's image `target` describes, on `context` (which borrows its device).
     package convenience init(context: VulkanContext, appTarget target: CARenderer.VulkanTarget) throws {
+        if let pass = target.renderPass {
+            try self.init(context: context, appRenderPass: pass.renderPass, subpass: try pass.frameSubpass(), width: target.width,
+                          height: target.height)
+            return
+        }
         let format = VkFormat(target.format)
         guard format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_B8G8R8A8_UNORM else {
             throw VulkanError.unsupportedTarget("CARenderer draws into R8G8B8A8_UNORM or B8G8R8A8_UNORM images, not VkFormat \(target.format)")
         }
-        try self.init(context: context, appImage: target.image, view: target.imageView, format: format, width: target.width,
+        guard let image = target.image, let view = target.imageView else {
+            throw VulkanError.unsupportedTarget("a VulkanTarget names an image and its view, or an app's render pass to draw inside")
+        }
+        try self.init(context: context, appImage: image, view: view, format: format, width: target.width,
                       height: target.height, finalLayout: VkImageLayout(target.finalLayout), wait: target.waitSemaphore,
                       signal: target.signalSemaphore, keepingFrom: target.initialLayout.map { VkImageLayout($0) })
     }
 
     deinit {
+        // A frame prepared but never drawn: its commands are in the app's buffer, which the app submits.
+        if let prepared = preparedFrame { recorder.finishRecordedFrame(prepared.recording.frame) }
         // On the app's device only LayerKit's own frames are waited for: the app's queue is the app's.
         if context.ownsDevice { try? context.device.waitIdle() } else { try? recorder.waitUntilIdle() }
         if let keepingPass { vkDestroyRenderPass(context.device.handle, keepingPass, nil) }
@@ -97,7 +133,58 @@ package final class HeadlessRenderer: @unchecked Sendable {
         try context.access.run { try renderFrame(graph, readback: readback, recordingInto: appBuffer) }
     }
 
+    /// Records the part of `graph` that comes before the app's render pass into `appBuffer` (the app's,
+    /// begun, outside any render pass): uploads, instance data and offscreen passes. `drawPreparedFrame`
+    /// records the rest inside the app's pass. A frame prepared earlier and never drawn is ended as it
+    /// is (its uploads and offscreen passes run when the app submits it; its draws never do).
+    package func prepare(_ graph: RenderGraph, recordingInto appBuffer: VkCommandBuffer) throws {
+        try context.access.run {
+            guard target == nil else {
+                throw VulkanError.unsupportedTarget("prepareRender(recordingInto:) is for a renderer drawing inside an app's render pass (VulkanTarget.renderPass)")
+            }
+            if let unfinished = preparedFrame {
+                preparedFrame = nil
+                recorder.finishRecordedFrame(unfinished.recording.frame)
+            }
+            let frame = try recorder.beginFrame(recordingInto: appBuffer)
+            do {
+                preparedFrame = (try recorder.prepare(graph, frame: frame, width: width, height: height), graph)
+            } catch {
+                recorder.abandon(frame)
+                throw error
+            }
+        }
+    }
+
+    /// Records the draws of the frame `prepare` recorded into `appBuffer`, inside the app's render pass (in
+    /// the subpass the renderer was made for), and ends the frame: the app submits both buffers (or the
+    /// one) on the renderer's queue before the next frame.
+    ///
+    /// - Throws: `VulkanError.nothingRendered` when no frame is prepared; a failure to record (the
+    ///   app's buffers must then not be submitted).
+    package func drawPreparedFrame(inAppPassOf appBuffer: VkCommandBuffer) throws -> FrameCounters {
+        try context.access.run {
+            guard var prepared = preparedFrame else { throw VulkanError.nothingRendered }
+            preparedFrame = nil
+            let frame = prepared.recording.frame
+            let counters: FrameCounters
+            do {
+                counters = try recorder.recordFramePass(&prepared.recording, graph: prepared.graph, inAppPassOf: appBuffer).counters
+            } catch {
+                recorder.abandon(frame)
+                throw error
+            }
+            recorder.finishRecordedFrame(frame)
+            frame.hasReadback = false
+            lastFrame = frame
+            return counters
+        }
+    }
+
     private func renderFrame(_ graph: RenderGraph, readback: Bool, recordingInto appBuffer: VkCommandBuffer?) throws -> FrameCounters {
+        guard let target else {
+            throw VulkanError.unsupportedTarget("a renderer drawing inside an app's render pass records with prepareRender(recordingInto:) and render(inRenderPassOf:)")
+        }
         let frame = try recorder.beginFrame(recordingInto: appBuffer)
         let counters: FrameCounters
         do {
@@ -148,7 +235,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
     }
 
     private func readLastFrame() throws -> CGImage {
-        guard let frame = lastFrame, frame.hasReadback, let buffer = frame.readbackBuffer else { throw VulkanError.nothingRendered }
+        guard let target, let frame = lastFrame, frame.hasReadback, let buffer = frame.readbackBuffer else { throw VulkanError.nothingRendered }
         try recorder.waitForCompletion(of: frame)
         return target.image(from: buffer)
     }

@@ -27,7 +27,7 @@ final class GPUImage {
 
     init(device: VulkanDevice, allocator: MemoryAllocator, width: Int, height: Int, mipLevels: UInt32 = 1,
          format: VkFormat = GPUImage.format, aspect: VkImageAspectFlags = VK_IMAGE_ASPECT_COLOR_BIT.rawValue,
-         usage: VkImageUsageFlags, name: String) throws {
+         usage: VkImageUsageFlags, samples: VkSampleCountFlagBits = VK_SAMPLE_COUNT_1_BIT, name: String) throws {
         self.device = device
         self.allocator = allocator
         self.width = width
@@ -41,7 +41,7 @@ final class GPUImage {
         info.extent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
         info.mipLevels = mipLevels
         info.arrayLayers = 1
-        info.samples = VK_SAMPLE_COUNT_1_BIT
+        info.samples = samples
         info.tiling = VK_IMAGE_TILING_OPTIMAL
         info.usage = usage
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE

@@ -22,9 +22,17 @@ import LayerKitRender
 /// decremented (pop). They are built on first use.
 /// Every pipeline's fragment shader is specialized to the `Material` of the batches it draws (the
 /// stencil clip shapes use the whole shader).
+/// An app's render pass (`CARenderer.VulkanRenderPass`): the pipelines are built against the app's
+/// `VkRenderPass` and subpass instead (`init(device:cache:appRenderPass:subpass:)`), at its sample count,
+/// testing depth and stencil only where the subpass has them and LayerKit may use them (`FrameSubpass`);
+/// the render pass stays the app's.
 /// Cost: one pipeline compile per variant used, cached on disk by `PipelineCache`.
 final class LayerPipeline {
     let renderPass: VkRenderPass
+    /// The subpass of `renderPass` the frame pipelines draw in, and what it offers them.
+    let subpass: FrameSubpass
+    /// Whether `renderPass` was made here (LayerKit's own frame pass) and is destroyed here.
+    private let ownsRenderPass: Bool
     let instanceSetLayout: VkDescriptorSetLayout
     let textureSetLayout: VkDescriptorSetLayout
     let layout: VkPipelineLayout
@@ -40,12 +48,29 @@ final class LayerPipeline {
     private let stencilClipPipelines: PipelineVariants<StencilClipCommand>
 
     /// - Parameter format: the color target's format (`GPUImage.format` offscreen; a swapchain's format).
-    init(device: VulkanDevice, cache: PipelineCache, format: VkFormat = GPUImage.format) throws {
+    convenience init(device: VulkanDevice, cache: PipelineCache, format: VkFormat = GPUImage.format) throws {
+        let renderPass = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthStencilFormat)
+        do {
+            try self.init(device: device, cache: cache, renderPass: renderPass, subpass: .own, ownsRenderPass: true)
+        } catch {
+            vkDestroyRenderPass(device.handle, renderPass, nil)
+            throw error
+        }
+    }
+
+    /// Pipelines for drawing inside subpass `subpass.index` of an app's render pass, which stays the app's.
+    convenience init(device: VulkanDevice, cache: PipelineCache, appRenderPass: VkRenderPass, subpass: FrameSubpass) throws {
+        try self.init(device: device, cache: cache, renderPass: appRenderPass, subpass: subpass, ownsRenderPass: false)
+    }
+
+    private init(device: VulkanDevice, cache: PipelineCache, renderPass: VkRenderPass, subpass: FrameSubpass, ownsRenderPass: Bool) throws {
         self.device = device
         self.cache = cache
+        self.renderPass = renderPass
+        self.subpass = subpass
+        self.ownsRenderPass = ownsRenderPass
         depthPipelines = PipelineVariants(device: device)
         stencilClipPipelines = PipelineVariants(device: device)
-        renderPass = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthStencilFormat)
         instanceSetLayout = try Self.makeSetLayout(
             device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
             stages: VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue, name: "set 0 · instances")
@@ -68,7 +93,7 @@ final class LayerPipeline {
         vkDestroyPipelineLayout(device.handle, layout, nil)
         vkDestroyDescriptorSetLayout(device.handle, textureSetLayout, nil)
         vkDestroyDescriptorSetLayout(device.handle, instanceSetLayout, nil)
-        vkDestroyRenderPass(device.handle, renderPass, nil)
+        if ownsRenderPass { vkDestroyRenderPass(device.handle, renderPass, nil) }
     }
 
     /// The frame pipeline for draws of `material` in `phase` blended by `blend` (source-over, or a
@@ -76,7 +101,7 @@ final class LayerPipeline {
     func depthPipeline(for phase: DepthPhase, material: Material, blend: BlendMode = .sourceOver) throws -> VkPipeline {
         try depthPipelines.pipeline(for: DepthVariant(phase: phase, material: material, blend: blend),
                                     label: "layer quad · depth \(phase) · \(material)\(blend == .sourceOver ? "" : " · \(blend)")") {
-            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, blend: blend,
+            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, subpass: subpass, blend: blend,
                                   material: material, depth: phase)
         }
     }
@@ -85,7 +110,7 @@ final class LayerPipeline {
     /// made on first use.
     func stencilClipPipeline(for command: StencilClipCommand) throws -> VkPipeline {
         try stencilClipPipelines.pipeline(for: command, label: "layer quad · stencil clip \(command)") {
-            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass,
+            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, subpass: subpass,
                                   blend: .sourceOver, depth: DepthPhase.none, stencilClip: command)
         }
     }
@@ -233,9 +258,10 @@ final class LayerPipeline {
     /// (ONE, ONE_MINUS_SRC_ALPHA), destination-in is (ZERO, SRC_ALPHA), additive (ONE, ONE), for color and
     /// alpha alike), its fragment shader specialized to `material`. `depth` nil: the render pass has no
     /// depth-stencil attachment; otherwise the state of that phase with the stencil test, or with
-    /// `stencilClip` the clip-shape state (see the type's contract).
+    /// `stencilClip` the clip-shape state (see the type's contract) — each test only where `subpass` lets
+    /// LayerKit use it. The pipeline is built for `subpass` (its index and sample count).
     static func makePipeline(device: VulkanDevice, cache: PipelineCache, layout: VkPipelineLayout, renderPass: VkRenderPass,
-                             blend blendMode: BlendMode, material: Material = .general, depth: DepthPhase? = nil,
+                             subpass: FrameSubpass = .own, blend blendMode: BlendMode, material: Material = .general, depth: DepthPhase? = nil,
                              stencilClip: StencilClipCommand? = nil, fragmentCode: [UInt32]? = nil) throws -> VkPipeline {
         let vertex = try makeShaderModule(device: device, named: "layer_quad.vert")
         defer { vkDestroyShaderModule(device.handle, vertex, nil) }
@@ -286,7 +312,7 @@ final class LayerPipeline {
         raster.lineWidth = 1
         var multisample = VkPipelineMultisampleStateCreateInfo()
         multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO
-        multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT
+        multisample.rasterizationSamples = VkSampleCountFlagBits(subpass.samples)
         var blendAttachment = VkPipelineColorBlendAttachmentState()
         // Opaque-phase draws replace what is under them (alpha 1, coverage 1): no blending needed.
         blendAttachment.blendEnable = VkBool32(depth == .opaque ? VK_FALSE : VK_TRUE)
@@ -320,11 +346,11 @@ final class LayerPipeline {
         info.pRasterizationState = UnsafePointer(arena.pointer(to: raster))
         info.pMultisampleState = UnsafePointer(arena.pointer(to: multisample))
         info.pColorBlendState = UnsafePointer(arena.pointer(to: blend))
-        if let depth {
+        if let depth, subpass.hasDepthStencilAttachment {
             var depthState = VkPipelineDepthStencilStateCreateInfo()
             depthState.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO
-            depthState.depthTestEnable = VkBool32(depth == .none ? VK_FALSE : VK_TRUE)
-            depthState.depthWriteEnable = VkBool32(depth == .opaque || depth == .resolvedGroup ? VK_TRUE : VK_FALSE)
+            depthState.depthTestEnable = VkBool32(depth == .none || !subpass.usesDepth ? VK_FALSE : VK_TRUE)
+            depthState.depthWriteEnable = VkBool32((depth == .opaque || depth == .resolvedGroup) && subpass.usesDepth ? VK_TRUE : VK_FALSE)
             depthState.depthCompareOp = VK_COMPARE_OP_LESS
             depthState.minDepthBounds = 0
             depthState.maxDepthBounds = 1
@@ -345,7 +371,7 @@ final class LayerPipeline {
                 stencil.passOp = VK_STENCIL_OP_DECREMENT_AND_CLAMP
                 stencil.writeMask = 0xFF
             }
-            depthState.stencilTestEnable = VkBool32(VK_TRUE)
+            depthState.stencilTestEnable = VkBool32(subpass.usesStencil ? VK_TRUE : VK_FALSE)
             depthState.front = stencil
             depthState.back = stencil
             info.pDepthStencilState = UnsafePointer(arena.pointer(to: depthState))
@@ -353,7 +379,7 @@ final class LayerPipeline {
         info.pDynamicState = UnsafePointer(arena.pointer(to: dynamic))
         info.layout = layout
         info.renderPass = renderPass
-        info.subpass = 0
+        info.subpass = subpass.index
         var pipeline: VkPipeline?
         try check(vkCreateGraphicsPipelines(device.handle, cache.handle, 1, &info, nil, &pipeline), "vkCreateGraphicsPipelines(layer quad)")
         cache.save()
