@@ -108,6 +108,35 @@ final class BatcherTests: XCTestCase {
         XCTAssertEqual(pass.items.map(\.instance.depth), [0.75, 0.5, 0.25])
     }
 
+    func testOpaqueItemsOverNothingDrawnBeforeThemKeepPaintersOrder() {
+        // Opaque squares side by side over nothing: no depth order (and so no depth-stencil clear); one
+        // more opaque square over a corner of the first turns it on.
+        let scene = TinyScene()
+        scene.layer(CGRect(x: 0, y: 0, width: 16, height: 16), TinyScene.red)
+        scene.layer(CGRect(x: 20, y: 0, width: 16, height: 16), TinyScene.halfRed)
+        scene.layer(CGRect(x: 40, y: 0, width: 16, height: 16), TinyScene.green)
+        var compiler = DrawListCompiler()
+        compiler.depthTesting = true
+        let apart = scene.compiled(compiler).framePass
+        XCTAssertFalse(apart.depthOrdered)
+        XCTAssertEqual(apart.batches.map(\.key.depth), [.none])
+        XCTAssertEqual(apart.drawOrder, [0, 1, 2])
+        scene.layer(CGRect(x: 8, y: 8, width: 16, height: 16), TinyScene.green)
+        XCTAssertTrue(scene.compiled(compiler).framePass.depthOrdered)
+    }
+
+    func testDepthOrderPaysOnlyForAnOpaqueItemOverAnEarlierOneOrAResolvedGroup() {
+        let a = PixelRect(x: 0, y: 0, width: 10, height: 10), b = PixelRect(x: 20, y: 0, width: 10, height: 10)
+        let overA = PixelRect(x: 5, y: 5, width: 10, height: 10)
+        XCTAssertFalse(DrawListCompiler.depthOrderPays([.opaque, .opaque], footprints: [a, b]))
+        XCTAssertFalse(DrawListCompiler.depthOrderPays([.opaque, .translucent], footprints: [a, overA]), "a translucent item hides nothing")
+        XCTAssertTrue(DrawListCompiler.depthOrderPays([.translucent, .opaque], footprints: [a, overA]))
+        XCTAssertFalse(DrawListCompiler.depthOrderPays([.opaque], footprints: [a]))
+        // Against the bounding box of what came before: b's box with a spans the gap between them.
+        XCTAssertTrue(DrawListCompiler.depthOrderPays([.opaque, .opaque, .opaque], footprints: [a, b, PixelRect(x: 12, y: 2, width: 4, height: 4)]))
+        XCTAssertTrue(DrawListCompiler.depthOrderPays([.translucent, .resolvedGroup], footprints: [a, b]))
+    }
+
     func testRoundedAntialiasedAndClippedLayersAreNotDepthOpaque() {
         let scene = TinyScene()
         scene.layer(CGRect(x: 0, y: 0, width: 16, height: 16), TinyScene.red).cornerRadius = 4

@@ -97,11 +97,11 @@ final class StencilClipTests: XCTestCase {
         compiler.stencilClipping = true
         compiler.depthTesting = true
         let (scene, _) = rotatedInsideSquare()
-        // An opaque red layer behind the clips and one in front, far from them and from each other:
-        // the same key on both sides of the bracket.
+        // An opaque red layer behind the clips and one in front, far from the clips, the front one over a
+        // corner of the back one (so depth order pays): the same key on both sides of the bracket.
         scene.root.insertSublayer({
             let layer = CALayer()
-            layer.frame = CGRect(x: 0, y: 0, width: 8, height: 8)
+            layer.frame = CGRect(x: 52, y: 52, width: 8, height: 8)
             layer.backgroundColor = TinyScene.red
             return layer
         }(), at: 0)

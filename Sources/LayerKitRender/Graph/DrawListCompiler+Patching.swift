@@ -38,9 +38,9 @@ extension DrawListCompiler {
             for occluder in index.occluders where occluder.index > builderIndex && occluder.rect.intersects(footprint) {
                 return nil
             }
-            // A pass without opaque draws is painter-ordered: one that turns opaque needs a full compile; so
-            // does a draw of a group resolved by depth (its group is drawn front to back).
-            guard !depthTesting || index.depthOrdered || !Self.isDepthOpaque(new) else { return nil }
+            // A painter-ordered pass stays so (an opaque draw is drawn right in painter's order too; depth
+            // order only spares fragments, `depthOrderPays`); a draw of a group resolved by depth needs a
+            // full compile (its group is drawn front to back).
             guard new.depthGroup == nil, old.depthGroup == nil else { return nil }
             let phase = depthPhase(of: new, index: index)
             guard phase == depthPhase(of: old, index: index), BatchKey(new, depth: phase) == BatchKey(old, depth: phase),

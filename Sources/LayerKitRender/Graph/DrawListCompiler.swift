@@ -231,10 +231,11 @@ package struct DrawListCompiler: Sendable {
             }
             var phases: [DepthPhase]?
             // Depth-ordered only where an opaque item can hide others (or a group is resolved by depth):
-            // without one, the depth test would only cost each fragment a depth read.
+            // without one, the depth test would only cost each fragment a depth read, and the frame its
+            // depth-stencil clear.
             if index == frameIndex && depthTesting && culling && views.isEmpty {
                 let itemPhases = pass.items.indices.map { pass.items[$0].depthGroup != nil ? DepthPhase.resolvedGroup : Self.isDepthOpaque(pass.items[$0]) ? .opaque : .translucent }
-                if itemPhases.contains(where: { $0 != .translucent }) { phases = itemPhases }
+                if Self.depthOrderPays(itemPhases, footprints: footprints) { phases = itemPhases }
             }
             if phases != nil {
                 pass.depthOrdered = true
@@ -281,6 +282,24 @@ package struct DrawListCompiler: Sendable {
     }
 
     private enum CullReason { case offTarget, occluded }
+
+    /// Whether drawing a pass of items in `phases` (painter's order, with their `footprints`) in depth
+    /// order is needed or spares fragments: a group resolved by depth needs it; an opaque item hides
+    /// something only when an item drawn before it lies under its footprint (tested against the bounding
+    /// box of the earlier footprints, so a "yes" may be a false alarm, never a missed one). Painter's order
+    /// draws the same pixels either way.
+    static func depthOrderPays(_ phases: [DepthPhase], footprints: [PixelRect]) -> Bool {
+        var earlier: PixelRect?
+        for index in phases.indices {
+            switch phases[index] {
+            case .resolvedGroup: return true
+            case .opaque: if let earlier, earlier.intersects(footprints[index]) { return true }
+            case .translucent, .none: break
+            }
+            earlier = earlier.map { $0.union(footprints[index]) } ?? footprints[index]
+        }
+        return false
+    }
 
     /// Drops `pass`'s stencil clip commands and puts its items at level 0 (a target without stencil).
     private static func removeStencilClips(from pass: inout RenderPass) {

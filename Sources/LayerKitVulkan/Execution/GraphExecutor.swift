@@ -334,24 +334,34 @@ final class GraphExecutor {
         // The pass's render pass when LayerKit begins one (nil: drawn inside the app's), and its area.
         var begun: (framebuffer: VkFramebuffer, renderPass: VkRenderPass)?
         let area: (width: Int, height: Int)
-        // Whether the pass's target has a stencil, cleared with the pass (and depth, for the frame).
+        // Whether the pass's target has a stencil tested by its draws, and whether the render pass begun
+        // clears the depth-stencil attachment.
         let hasStencil: Bool
+        let clearsDepthStencil: Bool
+        // What of the frame's subpass the pass uses: a frame without depth order or stencil clips leaves
+        // the depth-stencil attachment alone (neither cleared nor tested).
+        let frameSubpass = pass.depthOrdered || pass.clipsByStencil ? pipeline.subpass : pipeline.subpass.withoutDepthStencil
         switch (pass.target, destination) {
         case (.frame, nil):
             preconditionFailure("the frame pass of a prepared frame is recorded inside the app's render pass")
         case let (.frame, .own(target)?):
-            hasStencil = pipeline.subpass.usesStencil
-            begun = (target.framebuffer, target.renderPass ?? pipeline.renderPass)
+            hasStencil = frameSubpass.usesStencil
+            let clearing = target.renderPass ?? pipeline.renderPass
+            let free = target.renderPass == nil && frameSubpass != pipeline.subpass ? pipeline.depthStencilFreeRenderPass : nil
+            begun = (target.framebuffer, free ?? clearing)
+            clearsDepthStencil = free == nil
             area = (target.width, target.height)
         case let (.frame(width, height), .app(appBuffer)?):
             commandBuffer = appBuffer
-            hasStencil = pipeline.subpass.usesStencil
+            hasStencil = frameSubpass.usesStencil
+            clearsDepthStencil = false
             area = (width, height)
         case let (.offscreen(surface, width, height), _):
             guard let assigned = surfaces.bySurface[surface], let pipelines = surfaceResources?.pipelines else {
                 preconditionFailure("\(surface) has no image")
             }
             hasStencil = pass.clipsByStencil
+            clearsDepthStencil = hasStencil
             if hasStencil {
                 guard let stencil = assigned.image.stencil else { preconditionFailure("\(surface) has no stencil") }
                 begun = (stencil.framebuffer, pipelines.stencilRenderPass)
@@ -363,12 +373,12 @@ final class GraphExecutor {
         device.labels.begin(commandBuffer, label)
         if let begun {
             beginRenderPass(commandBuffer, renderPass: begun.renderPass, framebuffer: begun.framebuffer, area: area, clearColor: pass.clearColor,
-                            clearsDepthStencil: hasStencil)
+                            clearsDepthStencil: clearsDepthStencil)
             // The clear of an empty graph is not one of its passes.
             if !recording.graph.passes.isEmpty { recording.passesBegun += 1 }
         } else {
             // Inside the app's pass: depth 1 and stencil 0 where LayerKit draws, as its own pass clears them.
-            clearDepthStencil(commandBuffer, aspects: pipeline.subpass.clearedAspects, area: area)
+            clearDepthStencil(commandBuffer, aspects: frameSubpass.clearedAspects, area: area)
         }
         do {
             if !pass.items.isEmpty {
@@ -387,7 +397,7 @@ final class GraphExecutor {
                 // A pass with a stencil tests it in every pipeline.
                 var stencilReference: UInt8? = hasStencil ? nil : 0
                 for batch in recording.plans[passIndex].batches {
-                    let batchPipeline = try pipelineFor(pass, batch: batch, hasStencil: hasStencil)
+                    let batchPipeline = try pipelineFor(pass, batch: batch, hasStencil: hasStencil, frameSubpass: frameSubpass)
                     if batchPipeline != boundPipeline {
                         vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, batchPipeline)
                         boundPipeline = batchPipeline
@@ -721,12 +731,12 @@ final class GraphExecutor {
     /// The pipeline of a batch, specialized to its material: for the frame, the one for the batch's stencil
     /// clip command or else its depth phase and blend (validated: source-over or a compositing filter); for a surface, the one for its
     /// blend mode, and with `hasStencil` the stencil-tested one or the command's.
-    private func pipelineFor(_ pass: RenderPass, batch: DrawBatch, hasStencil: Bool) throws -> VkPipeline {
+    private func pipelineFor(_ pass: RenderPass, batch: DrawBatch, hasStencil: Bool, frameSubpass: FrameSubpass) throws -> VkPipeline {
         let key = batch.key
         switch pass.target {
         case .frame:
             if let command = key.stencilCommand { return try pipeline.stencilClipPipeline(for: command) }
-            return try pipeline.depthPipeline(for: key.depth, material: batch.material, blend: key.blend)
+            return try pipeline.depthPipeline(for: key.depth, material: batch.material, blend: key.blend, in: frameSubpass)
         case .offscreen:
             let surfacePipelines = try makeSurfaceResources().0
             if hasStencil, let command = key.stencilCommand { return try surfacePipelines.stencilClipPipeline(for: command) }

@@ -19,6 +19,15 @@ struct FrameSubpass: Hashable {
     /// LayerKit's own frame pass (`LayerPipeline.makeRenderPass` with a depth-stencil format).
     static let own = FrameSubpass()
 
+    /// The same subpass for a frame that needs neither depth order nor stencil clips: its pipelines
+    /// test neither, and the attachment need not be cleared (`LayerPipeline.depthStencilFreeRenderPass`).
+    var withoutDepthStencil: FrameSubpass {
+        var subpass = self
+        subpass.usesDepth = false
+        subpass.usesStencil = false
+        return subpass
+    }
+
     /// The image aspects LayerKit clears at the start of its draws in the subpass (those it uses), so
     /// that its depth order and stencil clips start from depth 1 and stencil 0 as in its own pass.
     var clearedAspects: VkImageAspectFlags {

@@ -29,6 +29,11 @@ import LayerKitRender
 /// Cost: one pipeline compile per variant used, cached on disk by `PipelineCache`.
 final class LayerPipeline {
     let renderPass: VkRenderPass
+    /// `renderPass` with its depth-stencil attachment neither cleared nor kept, for frames that test
+    /// neither (`FrameSubpass.withoutDepthStencil`): compatible with `renderPass`, so the same framebuffers
+    /// serve it, and it spares clearing the attachment (on lavapipe a fifth of an empty 1280×720 frame's
+    /// time). Nil for an app's render pass.
+    let depthStencilFreeRenderPass: VkRenderPass?
     /// The subpass of `renderPass` the frame pipelines draw in, and what it offers them.
     let subpass: FrameSubpass
     /// Whether `renderPass` was made here (LayerKit's own frame pass) and is destroyed here.
@@ -43,6 +48,7 @@ final class LayerPipeline {
         var phase: DepthPhase
         var material: Material
         var blend: BlendMode
+        var subpass: FrameSubpass
     }
     private let depthPipelines: PipelineVariants<DepthVariant>
     private let stencilClipPipelines: PipelineVariants<StencilClipCommand>
@@ -50,23 +56,34 @@ final class LayerPipeline {
     /// - Parameter format: the color target's format (`GPUImage.format` offscreen; a swapchain's format).
     convenience init(device: VulkanDevice, cache: PipelineCache, format: VkFormat = GPUImage.format) throws {
         let renderPass = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthStencilFormat)
+        let free: VkRenderPass
         do {
-            try self.init(device: device, cache: cache, renderPass: renderPass, subpass: .own, ownsRenderPass: true)
+            free = try Self.makeRenderPass(device: device, format: format, destination: .frame, depthFormat: device.depthStencilFormat,
+                                           clearsDepthStencil: false)
         } catch {
             vkDestroyRenderPass(device.handle, renderPass, nil)
+            throw error
+        }
+        do {
+            try self.init(device: device, cache: cache, renderPass: renderPass, depthStencilFree: free, subpass: .own, ownsRenderPass: true)
+        } catch {
+            vkDestroyRenderPass(device.handle, renderPass, nil)
+            vkDestroyRenderPass(device.handle, free, nil)
             throw error
         }
     }
 
     /// Pipelines for drawing inside subpass `subpass.index` of an app's render pass, which stays the app's.
     convenience init(device: VulkanDevice, cache: PipelineCache, appRenderPass: VkRenderPass, subpass: FrameSubpass) throws {
-        try self.init(device: device, cache: cache, renderPass: appRenderPass, subpass: subpass, ownsRenderPass: false)
+        try self.init(device: device, cache: cache, renderPass: appRenderPass, depthStencilFree: nil, subpass: subpass, ownsRenderPass: false)
     }
 
-    private init(device: VulkanDevice, cache: PipelineCache, renderPass: VkRenderPass, subpass: FrameSubpass, ownsRenderPass: Bool) throws {
+    private init(device: VulkanDevice, cache: PipelineCache, renderPass: VkRenderPass, depthStencilFree: VkRenderPass?, subpass: FrameSubpass,
+                 ownsRenderPass: Bool) throws {
         self.device = device
         self.cache = cache
         self.renderPass = renderPass
+        depthStencilFreeRenderPass = depthStencilFree
         self.subpass = subpass
         self.ownsRenderPass = ownsRenderPass
         depthPipelines = PipelineVariants(device: device)
@@ -94,14 +111,18 @@ final class LayerPipeline {
         vkDestroyDescriptorSetLayout(device.handle, textureSetLayout, nil)
         vkDestroyDescriptorSetLayout(device.handle, instanceSetLayout, nil)
         if ownsRenderPass { vkDestroyRenderPass(device.handle, renderPass, nil) }
+        if let depthStencilFreeRenderPass { vkDestroyRenderPass(device.handle, depthStencilFreeRenderPass, nil) }
     }
 
     /// The frame pipeline for draws of `material` in `phase` blended by `blend` (source-over, or a
-    /// layer's compositing filter), against `renderPass`, made on first use.
-    func depthPipeline(for phase: DepthPhase, material: Material, blend: BlendMode = .sourceOver) throws -> VkPipeline {
-        try depthPipelines.pipeline(for: DepthVariant(phase: phase, material: material, blend: blend),
-                                    label: "layer quad · depth \(phase) · \(material)\(blend == .sourceOver ? "" : " · \(blend)")") {
-            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, subpass: subpass, blend: blend,
+    /// layer's compositing filter), against `renderPass`, made on first use; for a frame drawn in `drawn`
+    /// (this pipeline's `subpass`, or it `withoutDepthStencil`).
+    func depthPipeline(for phase: DepthPhase, material: Material, blend: BlendMode = .sourceOver, in drawn: FrameSubpass? = nil) throws -> VkPipeline {
+        let drawn = drawn ?? subpass
+        let tests = drawn == subpass ? "" : " · no depth or stencil test"
+        return try depthPipelines.pipeline(for: DepthVariant(phase: phase, material: material, blend: blend, subpass: drawn),
+                                           label: "layer quad · depth \(phase) · \(material)\(blend == .sourceOver ? "" : " · \(blend)")\(tests)") {
+            try Self.makePipeline(device: device, cache: cache, layout: layout, renderPass: renderPass, subpass: drawn, blend: blend,
                                   material: material, depth: phase)
         }
     }
@@ -130,13 +151,14 @@ final class LayerPipeline {
     /// make its writes visible to what follows: the readback copy for the frame, fragment-shader reads for
     /// a surface.
     /// With `depthFormat` (a depth-stencil or stencil-only format), attachment 1 is a depth-stencil buffer
-    /// cleared to depth 1 and stencil 0 and not stored; the dependencies then also order its clear after
-    /// earlier passes' depth and stencil tests (a surface's stencil is shared by the surfaces of its bucket).
+    /// cleared to depth 1 and stencil 0 (or, without `clearsDepthStencil`, left undefined) and not stored;
+    /// the dependencies then also order its clear after earlier passes' depth and stencil tests (a
+    /// surface's stencil is shared by the surfaces of its bucket).
     /// With `keepingColorFrom`, the color attachment is loaded from that layout instead of cleared (an
     /// app's image drawn over); the pass stays compatible with the clearing one, so the same pipelines and
     /// framebuffers serve both.
-    static func makeRenderPass(device: VulkanDevice, format: VkFormat, destination: Destination,
-                               depthFormat: VkFormat? = nil, keepingColorFrom keptLayout: VkImageLayout? = nil) throws -> VkRenderPass {
+    static func makeRenderPass(device: VulkanDevice, format: VkFormat, destination: Destination, depthFormat: VkFormat? = nil,
+                               keepingColorFrom keptLayout: VkImageLayout? = nil, clearsDepthStencil: Bool = true) throws -> VkRenderPass {
         var attachment = VkAttachmentDescription()
         attachment.format = format
         attachment.samples = VK_SAMPLE_COUNT_1_BIT
@@ -156,9 +178,9 @@ final class LayerPipeline {
             var depth = VkAttachmentDescription()
             depth.format = depthFormat
             depth.samples = VK_SAMPLE_COUNT_1_BIT
-            depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
+            depth.loadOp = clearsDepthStencil ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_DONT_CARE
             depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
-            depth.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_CLEAR
+            depth.stencilLoadOp = clearsDepthStencil ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_DONT_CARE
             depth.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
             depth.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
             depth.finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
