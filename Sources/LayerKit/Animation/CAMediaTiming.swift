@@ -113,6 +113,12 @@ package struct MediaTimingParameters: Sendable, Equatable {
     /// mapping (stage 1). With speed 0 every parent time maps to `timeOffset`: the object is paused there.
     /// This is the whole mapping for a layer, whose local time is its children's parent time.
     package func localTime(fromParentTime t: Double) -> Double {
+        Self.localTime(fromParentTime: t, beginTime: beginTime, speed: speed, timeOffset: timeOffset)
+    }
+
+    /// `localTime(fromParentTime:)` of timing with these three values (a layer's, which has no other:
+    /// asked once per layer per frame, so without building the whole timing).
+    package static func localTime(fromParentTime t: Double, beginTime: Double, speed: Double, timeOffset: Double) -> Double {
         (t - beginTime) * speed + timeOffset
     }
 

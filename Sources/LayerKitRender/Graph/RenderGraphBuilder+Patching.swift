@@ -160,6 +160,6 @@ extension RenderGraphBuilder {
     /// down (`time` itself for nil, the root's superlayer).
     private func localTime(of node: RenderNode?, time: Double) -> Double {
         guard let node else { return time }
-        return node.timing.localTime(fromParentTime: localTime(of: node.retained.parent, time: time))
+        return node.localTime(fromParentTime: localTime(of: node.retained.parent, time: time))
     }
 }

@@ -261,7 +261,7 @@ package struct RenderGraphBuilder {
 
     /// The node as it appears at its parent's time: its animations applied in its local time.
     func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
-        let localTime = node.timing.localTime(fromParentTime: parentTime)
+        let localTime = node.localTime(fromParentTime: parentTime)
         guard !node.animations.isEmpty else { return (node, localTime) }
         let start = StageClock.now()
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }

@@ -163,9 +163,9 @@ extension RenderNode: AnimatedPropertyStore {
         activeTransition = (transition, progress)
     }
 
-    /// The node's own media timing (how its local time follows its parent's).
-    package var timing: MediaTimingParameters {
-        MediaTimingParameters(beginTime: beginTime, timeOffset: timeOffset, speed: speed, repeatCount: 0,
-                              repeatDuration: 0, autoreverses: false, duration: 0, fillMode: .removed)
+    /// The node's local time at its parent's time `t`, by its own media timing (`beginTime`, `speed`,
+    /// `timeOffset`; a layer repeats nothing and fills nothing).
+    package func localTime(fromParentTime t: Double) -> Double {
+        MediaTimingParameters.localTime(fromParentTime: t, beginTime: beginTime, speed: speed, timeOffset: timeOffset)
     }
 }
