@@ -39,8 +39,9 @@ extension LayerWindow {
     }
 
     /// For a game that runs its own loop instead of `run()`: commits what changed since the last call
-    /// (the implicit transaction, layers' redraws), has the render thread draw and present one frame with
-    /// it, and returns once that frame is done — so the game paces frames. `onFrame` is not called: the
+    /// (the implicit transaction, layers' redraws), has the render thread draw one frame with it and hand
+    /// it to the window's present thread, and returns once that frame is submitted — so the game paces
+    /// frames (the next frame waits for this one's present). `onFrame` is not called: the
     /// game updates its layers itself before calling this. Delivers animation callbacks afterwards.
     ///
     /// - Throws: the render thread's error (after recovering from a lost device, the frame is drawn on the

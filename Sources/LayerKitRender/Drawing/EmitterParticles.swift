@@ -593,7 +593,7 @@ package struct EmitterParticles {
     /// (`center`, `emitterZPosition`).
     @inline(__always)
     private static func birthPoint(_ emission: borrowing Emission, center: SIMD2<Double>, _ spreads: ParticleSpreads) -> SIMD3<Double> {
-        let (w, h) = (emission.extent.x, emission.extent.y)
+        let w = emission.extent.x
         let z = emission.zPosition
         switch emission.shape {
         case .line:
