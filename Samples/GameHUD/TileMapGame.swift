@@ -189,9 +189,9 @@ final class TileMapGame {
     }
 
     /// Ends the frame's command buffer (the game's pass and whatever was recorded after it) and submits
-    /// it: one submission a frame. In a window, the frame is copied into the swapchain's image first and
-    /// presented.
-    func submitFrame() throws {
+    /// it: one submission a frame, which also signals `completion` (the HUD's frame done: LayerKit's
+    /// `frameCompletion`). In a window, the frame is copied into the swapchain's image first and presented.
+    func submitFrame(signalling completion: (semaphore: OpaquePointer, value: UInt64)?) throws {
         let shown = try presenter?.recordCopy(from: frameImage, width: width, height: height, into: commandBuffer)
         if let readbackBuffer {
             // The frame (in TRANSFER_SRC_OPTIMAL, where the game's pass leaves it) into the host's buffer.
@@ -214,21 +214,41 @@ final class TileMapGame {
         var buffer: VkCommandBuffer? = commandBuffer
         var wait = shown?.acquired
         var waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
-        var signal = shown?.drawn
+        // The present's binary semaphore (in a window) and LayerKit's timeline value (a binary one's value
+        // is ignored).
+        var signals: [VkSemaphore?] = []
+        var values: [UInt64] = []
+        if let shown {
+            signals.append(shown.drawn)
+            values.append(0)
+        }
+        if let completion {
+            signals.append(completion.semaphore)
+            values.append(completion.value)
+        }
         try withUnsafePointer(to: &buffer) { buffers in
             try withUnsafePointer(to: &wait) { waits in
                 try withUnsafePointer(to: &waitStage) { stages in
-                    try withUnsafePointer(to: &signal) { signals in
-                        var submit = VkSubmitInfo()
-                        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-                        submit.commandBufferCount = 1
-                        submit.pCommandBuffers = buffers
-                        submit.waitSemaphoreCount = shown == nil ? 0 : 1
-                        submit.pWaitSemaphores = waits
-                        submit.pWaitDstStageMask = stages
-                        submit.signalSemaphoreCount = shown == nil ? 0 : 1
-                        submit.pSignalSemaphores = signals
-                        try check(vkQueueSubmit(queue, 1, &submit, frameDone), "vkQueueSubmit")
+                    try signals.withUnsafeMutableBufferPointer { signalPointer in
+                        try values.withUnsafeMutableBufferPointer { valuePointer in
+                            var timeline = VkTimelineSemaphoreSubmitInfo()
+                            timeline.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO
+                            timeline.signalSemaphoreValueCount = UInt32(valuePointer.count)
+                            timeline.pSignalSemaphoreValues = UnsafePointer(valuePointer.baseAddress)
+                            try withUnsafePointer(to: &timeline) { timelinePointer in
+                                var submit = VkSubmitInfo()
+                                submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                                submit.pNext = completion == nil ? nil : UnsafeRawPointer(timelinePointer)
+                                submit.commandBufferCount = 1
+                                submit.pCommandBuffers = buffers
+                                submit.waitSemaphoreCount = shown == nil ? 0 : 1
+                                submit.pWaitSemaphores = waits
+                                submit.pWaitDstStageMask = stages
+                                submit.signalSemaphoreCount = UInt32(signalPointer.count)
+                                submit.pSignalSemaphores = UnsafePointer(signalPointer.baseAddress)
+                                try check(vkQueueSubmit(queue, 1, &submit, frameDone), "vkQueueSubmit")
+                            }
+                        }
                     }
                 }
             }
@@ -295,7 +315,12 @@ final class TileMapGame {
 
         var priority: Float = 1
         var createdDevice: VkDevice?
-        let deviceExtensions = CStrings(surface == nil ? [] : ["VK_KHR_swapchain"])
+        // Timeline semaphores: the game's submission tells LayerKit when the HUD's frame is done
+        // (`CARenderer.frameCompletion`), so the HUD costs no submission of LayerKit's.
+        let deviceExtensions = CStrings(["VK_KHR_timeline_semaphore"] + (surface == nil ? [] : ["VK_KHR_swapchain"]))
+        var timeline = VkPhysicalDeviceTimelineSemaphoreFeatures()
+        timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES
+        timeline.timelineSemaphore = VkBool32(VK_TRUE)
         try withUnsafePointer(to: &priority) { priorityPointer in
             var queueInfo = VkDeviceQueueCreateInfo()
             queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
@@ -310,7 +335,10 @@ final class TileMapGame {
                     info.pQueueCreateInfos = queuePointer
                     info.enabledExtensionCount = UInt32(extensionPointer.count)
                     info.ppEnabledExtensionNames = extensionPointer.baseAddress
-                    try check(vkCreateDevice(physicalDevice, &info, nil, &createdDevice), "vkCreateDevice")
+                    try withUnsafePointer(to: &timeline) { features in
+                        info.pNext = UnsafeRawPointer(features)
+                        try check(vkCreateDevice(physicalDevice, &info, nil, &createdDevice), "vkCreateDevice")
+                    }
                 }
             }
         }

@@ -43,7 +43,9 @@ struct GameHUD: ParsableCommand {
             }
         }
         let game = try TileMapGame(width: width, height: height, window: window, hudInGamePass: !hudInOwnPass)
-        let renderer = try CARenderer(vulkanTarget: hudInOwnPass ? game.hudTarget : game.hudPassTarget)
+        var target = hudInOwnPass ? game.hudTarget : game.hudPassTarget
+        target.timelineSemaphores = true  // the game's device has them: its submission completes the HUD's frames
+        let renderer = try CARenderer(vulkanTarget: target)
         // To write PNGs from LayerKit's own pass; inside the game's pass the game reads its frame back.
         renderer.readsBack = window == nil && hudInOwnPass
         let hud = HUD(size: renderer.bounds.size)
@@ -69,7 +71,7 @@ struct GameHUD: ParsableCommand {
                 try game.drawMap(at: t) { try renderer.render(inRenderPassOf: $0) }  // the HUD's draws, in the game's pass
             }
             renderer.endFrame()
-            try game.submitFrame()                     // the frame's one submission (and present): the game's
+            try game.submitFrame(signalling: renderer.frameCompletion)  // the frame's one submission (and present): the game's
             if window == nil {
                 let image = hudInOwnPass ? try renderer.snapshot() : try game.readFrame()
                 try image.pngData().write(to: folder.appendingPathComponent(String(format: "frame-%03d.png", frame)))
@@ -80,7 +82,7 @@ struct GameHUD: ParsableCommand {
         let shown = window == nil ? "Wrote \(frame) frames (\(width)x\(height)) to \(folder.standardizedFileURL.path)/frame-000.png …"
             : "Presented \(game.presenter?.framesPresented ?? 0) frames in the game's window"
         print("\(shown); the HUD's last frame: \(statistics.drawCalls) draw calls, \(statistics.passes) render passes of LayerKit's; "
-            + "LayerKit created \(VulkanCensus.created.instances) Vulkan instances and \(VulkanCensus.created.devices) devices "
+            + "LayerKit made \(renderer.queueSubmissions) queue submissions; LayerKit created \(VulkanCensus.created.instances) Vulkan instances and \(VulkanCensus.created.devices) devices "
             + "in this process")
     }
 }

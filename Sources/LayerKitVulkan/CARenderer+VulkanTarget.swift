@@ -47,6 +47,12 @@ extension CARenderer {
         public var initialLayout: UInt32?
         /// The app's render pass LayerKit draws inside (nil: an image target). See `VulkanRenderPass`.
         public var renderPass: VulkanRenderPass?
+        /// Whether the app's device has timeline semaphores enabled (`VK_KHR_timeline_semaphore` and its
+        /// `timelineSemaphore` feature, or Vulkan 1.2's). Then a frame recorded into the app's command
+        /// buffer costs no queue submission of LayerKit's at all: the app's submission signals
+        /// `CARenderer.frameCompletion` instead. False (the default): LayerKit signals a fence of its own
+        /// with an empty submission after the app's.
+        public var timelineSemaphores = false
 
         /// A target that is an app's image.
         public init(instance: OpaquePointer, physicalDevice: OpaquePointer, device: OpaquePointer, queueFamilyIndex: UInt32,

@@ -69,6 +69,14 @@ public final class CARenderer: @unchecked Sendable {
     /// is rendered with it on again.
     public var readsBack = true
 
+    /// What the app's submission of the frame just recorded into its command buffer must signal, on a
+    /// target with `VulkanTarget.timelineSemaphores`: this timeline semaphore, to this value (a
+    /// `VkTimelineSemaphoreSubmitInfo` in the `VkSubmitInfo` that submits the buffer). LayerKit waits for
+    /// the value before it reuses the frame's resources, two frames later or when asked for statistics, a
+    /// snapshot or to go away: every recorded frame must be submitted. Nil for other targets, and before
+    /// the first recorded frame.
+    public var frameCompletion: (semaphore: OpaquePointer, value: UInt64)? { renderer.completionSignal }
+
     /// What the renderer's device and target offer (`BackendCapabilities`): what a render server built
     /// for it uses (benchmarks build frames apart from the renderer with these).
     package var capabilities: BackendCapabilities { renderer.capabilities }
@@ -375,6 +383,10 @@ public final class CARenderer: @unchecked Sendable {
 
     /// Atlas placements the backend remembers uploading (growth checks: bounded by what the atlas holds).
     package var atlasUploadsRemembered: Int { renderer.atlasUploadsRemembered }
+
+    /// Queue submissions the current renderer has made (none for frames recorded into an app's buffers
+    /// on a target with `timelineSemaphores`).
+    package var queueSubmissions: Int { renderer.queueSubmissions }
 
     /// Device memory blocks the renderer's context holds (growth checks).
     package var memoryBlockCount: Int { renderer.memoryBlockCount }

@@ -57,6 +57,8 @@ final class GameHUDSampleTests: XCTestCase {
         XCTAssertFalse(printed.contains("Validation"), "no validation message: \(printed)", file: file, line: line)
         XCTAssertTrue(printed.contains("\(layerKitRenderPasses) render passes of LayerKit's;"),
                       "the HUD in \(layerKitRenderPasses) render passes of LayerKit's: \(printed)", file: file, line: line)
+        XCTAssertTrue(printed.contains("LayerKit made 0 queue submissions;"), "the game's submission is the only one: \(printed)",
+                      file: file, line: line)
         XCTAssertTrue(printed.contains("LayerKit created 0 Vulkan instances and 0 devices in this process"),
                       "nothing created twice: \(printed)", file: file, line: line)
         return printed

@@ -81,6 +81,52 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         }
     }
 
+    /// With timeline semaphores on the app's device, the app's own submission tells LayerKit that a
+    /// recorded frame is done (it signals `frameCompletion`): over five frames, with LayerKit's two frame
+    /// slots coming round twice, and a wait for the last one, LayerKit submits nothing. Without them it
+    /// signals each frame's fence with a submission of its own.
+    func testWithTimelineSemaphoresLayerKitMakesNoQueueSubmissionOfItsOwn() throws {
+        let game = try TestGame(depthStencil: true)
+        func draw(timelines: Bool) throws -> (CGImage, CARenderer, [UInt64]) {
+            var target = game.target()
+            target.timelineSemaphores = timelines
+            let renderer = try CARenderer(vulkanTarget: target)
+            renderer.layer = scene()
+            var image: CGImage?
+            var values: [UInt64] = []
+            for frame in 0..<5 {
+                image = try game.frame { commandBuffer, stage in
+                    switch stage {
+                    case .beforePass:
+                        renderer.beginFrame(atTime: Double(frame))
+                        try renderer.prepareRender(recordingInto: commandBuffer)
+                    case .inPass:
+                        try renderer.render(inRenderPassOf: commandBuffer)
+                        game.timelineSignal = renderer.frameCompletion
+                        if let completion = renderer.frameCompletion { values.append(completion.value) }
+                    case .afterPass:
+                        renderer.endFrame()
+                    }
+                }
+            }
+            _ = renderer.lastFrameStatistics  // waits for the last frame
+            return (image!, renderer, values)
+        }
+        let (image, renderer, values) = try draw(timelines: true)
+        assertPixels(image, "completed by the app's timeline signal", tolerance: 1, probes: expected)
+        XCTAssertEqual(renderer.queueSubmissions, 0)
+        XCTAssertEqual(values.count, 5)
+        XCTAssertEqual(values, values.sorted(), "the values only grow")
+        XCTAssertEqual(Set(values).count, 5)
+        XCTAssertEqual(game.context.validationMessages, [])
+
+        let (fenced, fencing, noValues) = try draw(timelines: false)
+        assertPixels(fenced, "completed by LayerKit's own fence", tolerance: 1, probes: expected)
+        XCTAssertEqual(noValues, [], "no timeline without timelineSemaphores")
+        XCTAssertGreaterThanOrEqual(fencing.queueSubmissions, 4, "an empty submission for each frame before the last, and one to wait for it")
+        XCTAssertEqual(game.context.validationMessages, [])
+    }
+
     func testInsideTheAppsPassEveryPixelIsWhatLayerKitsOwnPassDrawsOverTheSameFrame() throws {
         // The same app frame, the HUD drawn by LayerKit's own render pass after the app's
         // (`render(recordingInto:)` with `initialLayout`) and inside the app's: every pixel equal.
@@ -220,6 +266,9 @@ final class TestGame {
     private(set) var commandBuffer: OpaquePointer!
     private var fence: VkFence?
     private let readback: GPUBuffer
+    /// A timeline semaphore and value the next frame's submission signals as well (LayerKit's
+    /// `CARenderer.frameCompletion`), set by a HUD while it records; nil: none.
+    var timelineSignal: (semaphore: OpaquePointer, value: UInt64)?
 
     init(depthStencil: Bool, samples: VkSampleCountFlagBits = VK_SAMPLE_COUNT_1_BIT, width: Int = 64, height: Int = 64) throws {
         (self.width, self.height) = (width, height)
@@ -348,12 +397,31 @@ final class TestGame {
                         destination: (VK_PIPELINE_STAGE_HOST_BIT, Access.hostRead))
         try check(vkEndCommandBuffer(commandBuffer), "vkEndCommandBuffer(game)")
         let buffers: [VkCommandBuffer?] = [commandBuffer]
+        var signalled: VkSemaphore? = timelineSignal?.semaphore
+        var value = timelineSignal?.value ?? 0
+        let signals = timelineSignal != nil
+        timelineSignal = nil
         try buffers.withUnsafeBufferPointer { pointer in
-            var submit = VkSubmitInfo()
-            submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-            submit.commandBufferCount = 1
-            submit.pCommandBuffers = pointer.baseAddress
-            try check(vkQueueSubmit(context.device.queue, 1, &submit, fence), "vkQueueSubmit(game)")
+            try withUnsafePointer(to: &signalled) { semaphores in
+                try withUnsafePointer(to: &value) { values in
+                    var timeline = VkTimelineSemaphoreSubmitInfo()
+                    timeline.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO
+                    timeline.signalSemaphoreValueCount = 1
+                    timeline.pSignalSemaphoreValues = values
+                    try withUnsafePointer(to: &timeline) { timelinePointer in
+                        var submit = VkSubmitInfo()
+                        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                        submit.commandBufferCount = 1
+                        submit.pCommandBuffers = pointer.baseAddress
+                        if signals {
+                            submit.pNext = UnsafeRawPointer(timelinePointer)
+                            submit.signalSemaphoreCount = 1
+                            submit.pSignalSemaphores = semaphores
+                        }
+                        try check(vkQueueSubmit(context.device.queue, 1, &submit, fence), "vkQueueSubmit(game)")
+                    }
+                }
+            }
         }
         try check(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences(game)")
         let bytes = [UInt8](UnsafeRawBufferPointer(start: readback.mapped, count: width * height * 4))

@@ -64,6 +64,15 @@ final class VulkanDevice {
         labels = DebugLabels(instance: instance, device: device)
     }
 
+    /// The device extensions `physicalDevice` offers (none when the query fails).
+    private static func extensionNames(of physicalDevice: VkPhysicalDevice) -> Set<String> {
+        var count: UInt32 = 0
+        guard vkEnumerateDeviceExtensionProperties(physicalDevice, nil, &count, nil) == VK_SUCCESS else { return [] }
+        var properties = [VkExtensionProperties](repeating: VkExtensionProperties(), count: Int(count))
+        guard vkEnumerateDeviceExtensionProperties(physicalDevice, nil, &count, &properties) == VK_SUCCESS else { return [] }
+        return Set(properties.prefix(Int(count)).map { fixedString($0.extensionName) })
+    }
+
     /// What LayerKit needs to know of `physicalDevice`: its properties and memory, the queue family's
     /// timestamp bits, and the depth-stencil formats it draws with.
     private static func describe(_ physicalDevice: VkPhysicalDevice, queueFamily family: UInt32)
@@ -89,6 +98,11 @@ final class VulkanDevice {
         return (properties, memoryProperties, timestampBits, depthStencil, surfaceStencil)
     }
 
+    /// The extension LayerKit's own devices enable, with its feature, where the driver offers it:
+    /// timeline semaphores, which an app drawing with LayerKit on such a device (tests stand in for one)
+    /// signals so that a recorded frame costs no submission of LayerKit's (`CompletionTimeline`).
+    static let timelineSemaphoreExtension = "VK_KHR_timeline_semaphore"
+
     /// - Parameter extensions: device extensions to enable (`VK_KHR_swapchain` for a window).
     init(instance: VulkanInstance, candidate: PhysicalDeviceCandidate, extensions: [String] = []) throws {
         guard let physicalDevice = candidate.handle, let family = candidate.graphicsQueueFamily else {
@@ -107,6 +121,12 @@ final class VulkanDevice {
         supportsPipelineStatistics = available.pipelineStatisticsQuery == VkBool32(VK_TRUE)
 
         let arena = CreateInfoArena()
+        var extensions = extensions
+        var timeline = VkPhysicalDeviceTimelineSemaphoreFeatures()
+        timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES
+        timeline.timelineSemaphore = VkBool32(VK_TRUE)
+        let offersTimeline = Self.extensionNames(of: physicalDevice).contains(Self.timelineSemaphoreExtension)
+        if offersTimeline && !extensions.contains(Self.timelineSemaphoreExtension) { extensions.append(Self.timelineSemaphoreExtension) }
         var queueInfo = VkDeviceQueueCreateInfo()
         queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
         queueInfo.queueFamilyIndex = family
@@ -117,6 +137,7 @@ final class VulkanDevice {
         info.queueCreateInfoCount = 1
         info.pQueueCreateInfos = UnsafePointer(arena.pointer(to: queueInfo))
         info.pEnabledFeatures = UnsafePointer(arena.pointer(to: enabled))
+        if offersTimeline { info.pNext = UnsafeRawPointer(arena.pointer(to: timeline)) }
         info.enabledExtensionCount = UInt32(extensions.count)
         info.ppEnabledExtensionNames = UnsafePointer(arena.cStrings(extensions))
         var device: VkDevice?

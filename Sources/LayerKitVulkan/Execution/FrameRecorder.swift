@@ -51,6 +51,14 @@ final class FrameRecorder {
     /// abandoned as a failed submit's is), as a lost device would; for frames recorded into an app's
     /// buffer, the next submission signalling a frame's fence (`signalRecordedFrame`) reports it.
     var losesDeviceAtNextSubmit = false
+    /// The timeline an app's submission of a frame recorded here signals (`useCompletionTimeline()`): such
+    /// a frame costs no submission of LayerKit's. Nil: LayerKit signals the frame's fence with an empty
+    /// submission after the app's.
+    private var completionTimeline: CompletionTimeline?
+    /// What the app's submission of the frame recorded last into its buffer signals, with a timeline.
+    private(set) var lastCompletionSignal: (semaphore: VkSemaphore, value: UInt64)?
+    /// Queue submissions made here (each `vkQueueSubmit`), for tests and the embedding figures.
+    private(set) var submissions = 0
 
     /// - Parameter appPass: the layer pipelines built against an app's render pass (`LayerPipeline`'s
     ///   `init(device:cache:appRenderPass:subpass:)`), for frames drawn inside it; nil: none.
@@ -179,6 +187,7 @@ final class FrameRecorder {
                                 losesDeviceAtNextSubmit = false
                                 throw VulkanError.call("vkQueueSubmit(frame \(serial), device loss simulated)", result: VK_ERROR_DEVICE_LOST.rawValue)
                             }
+                            submissions += 1
                             try check(vkQueueSubmit(context.device.queue, 1, &info, frame.fence), "vkQueueSubmit(frame \(serial))")
                         }
                     }
@@ -192,11 +201,24 @@ final class FrameRecorder {
         frame.serial = serial
     }
 
-    /// Ends a frame recorded into an app's command buffer: the app submits it. Its fence is signalled by an
-    /// empty submission at the start of the next frame (or before waiting for it): a fence signal waits for
-    /// everything submitted earlier on the queue, the app's buffer by then included.
+    /// Has the app signal a timeline when it submits frames recorded into its buffers, instead of LayerKit
+    /// signalling their fences (the app's device has timeline semaphores enabled).
+    func useCompletionTimeline() throws {
+        if completionTimeline == nil { completionTimeline = try CompletionTimeline(device: context.device) }
+    }
+
+    /// Ends a frame recorded into an app's command buffer: the app submits it. With a completion timeline,
+    /// the app's submission signals the frame's serial on it (`lastCompletionSignal`). Otherwise the frame's
+    /// fence is signalled by an empty submission at the start of the next frame (or before waiting for
+    /// it): a fence signal waits for everything submitted earlier on the queue, the app's buffer by then
+    /// included.
     func finishRecordedFrame(_ frame: FrameContext) {
-        recordedFrame = frame
+        if let completionTimeline {
+            frame.completion = (completionTimeline, serial)
+            lastCompletionSignal = (completionTimeline.semaphore, serial)
+        } else {
+            recordedFrame = frame
+        }
         staging.endFrame(serial: serial)
         frame.serial = serial
     }
@@ -208,6 +230,7 @@ final class FrameRecorder {
     func signalRecordedFrame() throws {
         guard let frame = recordedFrame else { return }
         recordedFrame = nil
+        submissions += 1
         try check(vkQueueSubmit(context.device.queue, 0, nil, frame.fence), "vkQueueSubmit(fence of recorded frame \(frame.serial))")
         if losesDeviceAtNextSubmit {
             losesDeviceAtNextSubmit = false
@@ -221,6 +244,7 @@ final class FrameRecorder {
         for executor in allExecutors { executor.abandonFrame(frame) }
         uploader.abandonFrameUploads(frame: frame)
         pendingStatistics[frame.index] = nil
+        submissions += 1
         if semaphore == nil {
             _ = vkQueueSubmit(context.device.queue, 0, nil, frame.fence)
         } else {

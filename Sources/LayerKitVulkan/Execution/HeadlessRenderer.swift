@@ -94,10 +94,13 @@ package final class HeadlessRenderer: @unchecked Sendable {
     }
 
     /// A renderer drawing into the app's image `target` describes, on `context` (which borrows its device).
+    /// With `target.timelineSemaphores`, frames recorded into the app's buffers are completed by the app's
+    /// submission signalling a timeline (`completionSignal`).
     package convenience init(context: VulkanContext, appTarget target: CARenderer.VulkanTarget) throws {
         if let pass = target.renderPass {
             try self.init(context: context, appRenderPass: pass.renderPass, subpass: try pass.frameSubpass(), width: target.width,
                           height: target.height)
+            if target.timelineSemaphores { try context.access.run { try recorder.useCompletionTimeline() } }
             return
         }
         let format = VkFormat(target.format)
@@ -110,6 +113,7 @@ package final class HeadlessRenderer: @unchecked Sendable {
         try self.init(context: context, appImage: image, view: view, format: format, width: target.width,
                       height: target.height, finalLayout: VkImageLayout(target.finalLayout), wait: target.waitSemaphore,
                       signal: target.signalSemaphore, keepingFrom: target.initialLayout.map { VkImageLayout($0) })
+        if target.timelineSemaphores { try context.access.run { try recorder.useCompletionTimeline() } }
     }
 
     deinit {
@@ -291,6 +295,13 @@ package final class HeadlessRenderer: @unchecked Sendable {
     /// Rasterization cache images held now.
     package var rasterizedImageCount: Int { context.access.run { recorder.rasterizedImageCount } }
     package var atlasUploadsRemembered: Int { context.access.run { recorder.atlasUploadsRemembered } }
+
+    /// What the app's submission of the frame last recorded into its buffer must signal, when the app's
+    /// device has timeline semaphores (`CARenderer.VulkanTarget.timelineSemaphores`).
+    package var completionSignal: (semaphore: VkSemaphore, value: UInt64)? { context.access.run { recorder.lastCompletionSignal } }
+
+    /// Queue submissions the renderer has made (`FrameRecorder.submissions`).
+    package var queueSubmissions: Int { context.access.run { recorder.submissions } }
 
     /// Test hook: device memory allocations past this many bytes in use fail with
     /// `VK_ERROR_OUT_OF_DEVICE_MEMORY` (`MemoryAllocator.injectedLimit`); nil lifts the limit.

@@ -3,8 +3,9 @@ import CVulkan
 /// What one frame in flight owns: a fence, a command pool and buffer, the frame's instance buffer and its
 /// descriptor set, the readback buffer, and the objects to release once the GPU is done with the frame.
 ///
-/// Life cycle: `beginReuse()` waits for the fence of the frame's previous submission, drops its deferred
-/// releases and resets the pool; the renderer records and submits with `fence`. With two contexts the CPU
+/// Life cycle: `beginReuse()` waits for the fence of the frame's previous submission (or, for a frame
+/// recorded into an app's buffer, for the `completion` value the app's submission signals), drops its
+/// deferred releases and resets the pool; the renderer records and submits with `fence`. With two contexts the CPU
 /// records frame N+1 while the GPU runs frame N. Cost: one fence wait per frame (none when the GPU is ahead).
 final class FrameContext {
     let index: Int
@@ -16,6 +17,10 @@ final class FrameContext {
     private(set) var commandBuffer: VkCommandBuffer
     /// Serial of the last submission recorded here; 0 before the first.
     var serial: UInt64 = 0
+    /// For a frame recorded into an app's buffer whose submission signals a timeline (`CompletionTimeline`):
+    /// the value that means the frame is done. `fence` then stays unsignalled until the slot's next
+    /// submission of LayerKit's own.
+    var completion: (timeline: CompletionTimeline, value: UInt64)?
     /// Per-frame instance data (`LayerInstance.stride` bytes per instance) and its set-0 descriptor.
     private(set) var instanceBuffer: GPUBuffer?
     /// The draw-list revision whose instances the buffer holds (`DrawListRevision`); nil: unknown.
@@ -70,7 +75,11 @@ final class FrameContext {
     }
 
     deinit {
-        vkWaitForFences(device.handle, 1, [fence], VkBool32(VK_TRUE), UInt64.max)
+        if let completion {
+            try? completion.timeline.wait(for: completion.value)
+        } else {
+            vkWaitForFences(device.handle, 1, [fence], VkBool32(VK_TRUE), UInt64.max)
+        }
         deferredReleases.removeAll()
         vkDestroyCommandPool(device.handle, commandPool, nil)
         vkDestroyFence(device.handle, fence, nil)
@@ -78,6 +87,7 @@ final class FrameContext {
 
     /// Blocks until the GPU has finished this context's last submission.
     func waitForCompletion() throws {
+        if let completion { return try completion.timeline.wait(for: completion.value) }
         var fence: VkFence? = self.fence
         try check(vkWaitForFences(device.handle, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences(frame \(index))")
     }
@@ -86,6 +96,7 @@ final class FrameContext {
     /// frame records into: its own, or `appBuffer`.
     func beginReuse(recordingInto appBuffer: VkCommandBuffer? = nil) throws {
         try waitForCompletion()
+        completion = nil
         deferredReleases.removeAll()
         try check(vkResetCommandPool(device.handle, commandPool, 0), "vkResetCommandPool(frame \(index))")
         var fence: VkFence? = self.fence
