@@ -32,7 +32,9 @@ import LayerKitRender
 /// in the words they had (a revision keeps every gradient's stop count) — provided every surface has a
 /// pooled image of the size it had then (the uv of draws sampling it are scaled by it). Depth:
 /// every frame target has a depth-stencil attachment (`LayerPipeline.renderPass`); the frame pass is
-/// drawn with the pipeline of each batch's `DepthPhase`.
+/// drawn with the pipeline of each batch's `DepthPhase`. A frame pass without depth order or stencil
+/// clips begins `LayerPipeline.depthStencilFreeRenderPass` instead (the attachment neither cleared nor
+/// tested, `FrameSubpass.withoutDepthStencil`).
 /// Stencil: every frame-pass draw tests the stencil against its batch's
 /// `stencilReference` (set when it changes), and a stencil clip command's batch is drawn with the
 /// stencil clip pipeline of its command (`LayerPipeline.stencilClipPipeline(for:)`). An offscreen pass
