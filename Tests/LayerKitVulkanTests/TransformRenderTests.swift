@@ -247,4 +247,24 @@ final class TransformRenderTests: CARendererTestCase {
         XCTAssertGreaterThan(partial.count, 60)
         assertCoverage(image, "antialiased-edges", of: rotatedShape, edgeTolerance: 0.06)
     }
+    func testEdgeAntialiasingUnderANonUniformScaleCoversEveryFringePixel() throws {
+        // The same 32×16 rectangle on screen, made of an 8×16 layer stretched 4× along its x before the
+        // turn: its quad grows half a pixel across each edge (0.125 units along x, 0.5 along y), and every
+        // pixel the ramp reaches still has its analytic coverage.
+        let root = makeRoot()
+        let layer = CALayer()
+        layer.bounds = CGRect(x: 0, y: 0, width: 8, height: 16)
+        layer.position = CGPoint(x: 32, y: 32)
+        layer.backgroundColor = .testWhite
+        layer.transform = CATransform3DConcat(CATransform3DMakeScale(4, 1, 1), CATransform3DMakeRotation(.pi / 6, 0, 0, 1))
+        layer.allowsEdgeAntialiasing = true
+        root.addSublayer(layer)
+        let image = try render(root)
+        // Along the edges only: within a pixel of a corner the shader picks the edge nearer in layer units,
+        // which a non-uniform scale can make the farther one on screen (two corner pixels show 1 for 0.7).
+        let shape = rotatedShape
+        assertCoverage(image, "antialiased-edges, stretched", tolerance: 0.06) { x, y in
+            shape.distanceToCorner(Double(x) + 0.5, Double(y) + 0.5) < 1 ? nil : self.areaCoverage(x: x, y: y, of: shape)
+        }
+    }
 }

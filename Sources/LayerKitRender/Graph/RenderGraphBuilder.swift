@@ -376,11 +376,11 @@ package struct RenderGraphBuilder {
             var quadRect = quad
             var uvRect = uv
             if node.allowsEdgeAntialiasing, quad.width > 0, quad.height > 0 {
-                // The rasterizer only shades pixels the quad covers: grow it by a pixel so the outer half
-                // of the antialiased edge exists too (texture coordinates extend at the same rate).
-                let pad = Self.onePixelInLayerUnits(homography, at: CGPoint(x: quad.midX, y: quad.midY))
-                quadRect = quad.insetBy(dx: -pad, dy: -pad)
-                let du = (uv.z - uv.x) / Float(quad.width) * Float(pad), dv = (uv.w - uv.y) / Float(quad.height) * Float(pad)
+                // The rasterizer only shades pixels the quad covers: grow it so the outer half of the
+                // antialiased edge exists too (texture coordinates extend at the same rate).
+                let pad = Self.antialiasingPad(homography, at: CGPoint(x: quad.midX, y: quad.midY))
+                quadRect = quad.insetBy(dx: -pad.x, dy: -pad.y)
+                let du = (uv.z - uv.x) / Float(quad.width) * Float(pad.x), dv = (uv.w - uv.y) / Float(quad.height) * Float(pad.y)
                 uvRect = SIMD4(uv.x - du, uv.y - dv, uv.z + du, uv.w + dv)
             }
             var result = LayerInstance(
@@ -681,6 +681,24 @@ package struct RenderGraphBuilder {
     }
 
     /// The length in layer units of one target pixel near `point` (from the map's local area scale).
+    /// How far to grow a quad along layer x and y so that every pixel its antialiased edges touch is
+    /// rasterized: coverage ramps out to half a pixel beyond an edge (`rounded_rect_coverage.glsl`), so
+    /// where the map is affine each edge moves half a pixel across (its pixel distance per layer unit is
+    /// the same everywhere: |det| / the length of the other axis's image); where it projects, a pixel at
+    /// `point` (`onePixelInLayerUnits`), as the distance varies over the quad.
+    static func antialiasingPad(_ toPixels: PlaneHomography, at point: CGPoint) -> (x: CGFloat, y: CGFloat) {
+        let (r0, r1, r2) = (toPixels.r0, toPixels.r1, toPixels.r2)
+        if r0.z == 0, r1.z == 0, r2.z != 0 {
+            let ex = SIMD2(r0.x, r0.y) / r2.z, ey = SIMD2(r1.x, r1.y) / r2.z
+            let det = abs(ex.x * ey.y - ex.y * ey.x)
+            if det.isFinite, det > 1e-12 {
+                return (CGFloat(0.5 * (ey * ey).sum().squareRoot() / det), CGFloat(0.5 * (ex * ex).sum().squareRoot() / det))
+            }
+        }
+        let pad = onePixelInLayerUnits(toPixels, at: point)
+        return (pad, pad)
+    }
+
     static func onePixelInLayerUnits(_ toPixels: PlaneHomography, at point: CGPoint) -> CGFloat {
         func project(_ p: CGPoint) -> SIMD2<Double>? {
             let h = toPixels.apply(p)
