@@ -422,7 +422,7 @@ public final class CARenderer: @unchecked Sendable {
         do {
             counters = try renderer.render(graph, readback: readsBack, recordingInto: appBuffer)
         } catch {
-            producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
+            producer.forgetBitmaps(drawnBy: graph)
             throw error
         }
         finishFrame(graph, counters: counters, produceStarted: produceStarted, executeStarted: executeStarted)
@@ -501,7 +501,7 @@ public final class CARenderer: @unchecked Sendable {
         do {
             try renderer.prepare(graph, recordingInto: commandBuffer)
         } catch {
-            producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
+            producer.forgetBitmaps(drawnBy: graph)
             throw error
         }
         preparedFrame = (graph, produceStarted, executeStarted)
@@ -535,7 +535,7 @@ public final class CARenderer: @unchecked Sendable {
         do {
             counters = try renderer.drawPreparedFrame(inAppPassOf: commandBuffer)
         } catch {
-            producer.builder.rasterizationCache.forget(prepared.graph.rasterization.rendered.values.map(\.entry))
+            producer.forgetBitmaps(drawnBy: prepared.graph)
             throw error
         }
         finishFrame(prepared.graph, counters: counters, produceStarted: prepared.produceStarted, executeStarted: prepared.executeStarted)

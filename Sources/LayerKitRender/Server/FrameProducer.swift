@@ -133,6 +133,12 @@ package struct FrameProducer: Sendable {
         hasPendingChanges = true
     }
 
+    /// Forgets the bitmaps `graph` drew for the rasterization cache: its frame failed before the GPU held
+    /// them, so a later frame draws them again.
+    package func forgetBitmaps(drawnBy graph: RenderGraph) {
+        builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
+    }
+
     /// Whether a frame at this point would differ from the last one.
     package var needsFrame: Bool { hasPendingChanges || isAnimating }
 

@@ -248,7 +248,7 @@ package final class RenderServer: @unchecked Sendable {
                     began: began, produceStarted: produceStarted, executeStarted: executeStarted, executeEnded: executeEnded,
                     thread: .current(named: Self.threadName)))
             } catch {
-                producer.builder.rasterizationCache.forget(graph.rasterization.rendered.values.map(\.entry))
+                producer.forgetBitmaps(drawnBy: graph)
                 onError(error)
             }
             // Bitmaps the backend dropped (memory pressure, skipped frames) must be drawn again.
