@@ -100,9 +100,14 @@ package final class HeadlessRenderer: @unchecked Sendable {
         if let pass = target.renderPass {
             try self.init(context: context, appRenderPass: pass.renderPass, subpass: try pass.frameSubpass(), width: target.width,
                           height: target.height)
-            if target.timelineSemaphores { try context.access.run { try recorder.useCompletionTimeline() } }
-            return
+        } else {
+            try self.init(context: context, imageTarget: target)
         }
+        if target.timelineSemaphores { try context.access.run { try recorder.useCompletionTimeline() } }
+    }
+
+    /// A renderer drawing into the app's image `target` names (it names no render pass).
+    private convenience init(context: VulkanContext, imageTarget target: CARenderer.VulkanTarget) throws {
         let format = VkFormat(target.format)
         guard format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_B8G8R8A8_UNORM else {
             throw VulkanError.unsupportedTarget("CARenderer draws into R8G8B8A8_UNORM or B8G8R8A8_UNORM images, not VkFormat \(target.format)")
@@ -113,7 +118,6 @@ package final class HeadlessRenderer: @unchecked Sendable {
         try self.init(context: context, appImage: image, view: view, format: format, width: target.width,
                       height: target.height, finalLayout: VkImageLayout(target.finalLayout), wait: target.waitSemaphore,
                       signal: target.signalSemaphore, keepingFrom: target.initialLayout.map { VkImageLayout($0) })
-        if target.timelineSemaphores { try context.access.run { try recorder.useCompletionTimeline() } }
     }
 
     deinit {

@@ -75,11 +75,7 @@ final class FrameContext {
     }
 
     deinit {
-        if let completion {
-            try? completion.timeline.wait(for: completion.value)
-        } else {
-            vkWaitForFences(device.handle, 1, [fence], VkBool32(VK_TRUE), UInt64.max)
-        }
+        try? waitForCompletion()
         deferredReleases.removeAll()
         vkDestroyCommandPool(device.handle, commandPool, nil)
         vkDestroyFence(device.handle, fence, nil)
