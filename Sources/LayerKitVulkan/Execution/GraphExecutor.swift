@@ -107,10 +107,9 @@ final class GraphExecutor {
     func record(_ graph: RenderGraph, frame: FrameContext, into target: FramebufferTarget) throws -> FrameCounters {
         var recording = try prepare(graph, frame: frame, frameSize: (target.width, target.height), requiresExactSize: target.requiresExactSize,
                                     drawsEmptyFrame: true)
-        let (started, cpuStarted) = (StageClock.now(), StageClock.threadCPUNow())
-        while recording.nextPass < recording.passes.count { try recordPass(of: &recording, frameInto: .own(target)) }
-        recording.recordNanoseconds &+= StageClock.now() &- started
-        recording.recordCPUNanoseconds &+= StageClock.threadCPUNow() &- cpuStarted
+        try timed(&recording) { recording in
+            while recording.nextPass < recording.passes.count { try recordPass(of: &recording, frameInto: .own(target)) }
+        }
         return finish(&recording, in: frame.commandBuffer)
     }
 
@@ -149,11 +148,10 @@ final class GraphExecutor {
             throw VulkanError.unsupportedTarget("a graph drawn inside an app's render pass has one frame pass, its last")
         }
         var recording = try prepare(graph, frame: frame, frameSize: (width, height), requiresExactSize: true, drawsEmptyFrame: false)
-        let (started, cpuStarted) = (StageClock.now(), StageClock.threadCPUNow())
-        while !recording.reachedFramePass { try recordPass(of: &recording, frameInto: nil) }
-        recording.queries.endPasses(frame.commandBuffer)
-        recording.recordNanoseconds &+= StageClock.now() &- started
-        recording.recordCPUNanoseconds &+= StageClock.threadCPUNow() &- cpuStarted
+        try timed(&recording) { recording in
+            while !recording.reachedFramePass { try recordPass(of: &recording, frameInto: nil) }
+            recording.queries.endPasses(frame.commandBuffer)
+        }
         return recording
     }
 
@@ -162,15 +160,21 @@ final class GraphExecutor {
     /// uses (`FrameSubpass.clearedAspects`) over the frame's area, then the draws, with LayerKit's
     /// viewport, scissor, pipelines, descriptor sets and stencil reference (left bound afterwards).
     func recordFramePass(_ recording: inout FrameRecording, inAppPassOf commandBuffer: VkCommandBuffer) throws -> FrameCounters {
-        let (started, cpuStarted) = (StageClock.now(), StageClock.threadCPUNow())
-        if recording.nextPass < recording.passes.count {
+        try timed(&recording) { recording in
+            guard recording.nextPass < recording.passes.count else { return }
             recording.queries.beginPasses(commandBuffer)
             try recordPass(of: &recording, frameInto: .app(commandBuffer))
             recording.queries.endPasses(commandBuffer)
         }
+        return finish(&recording, in: commandBuffer)
+    }
+
+    /// Runs `body` on `recording`, adding the wall-clock and thread CPU time it takes to the recording's.
+    private func timed(_ recording: inout FrameRecording, _ body: (inout FrameRecording) throws -> Void) rethrows {
+        let (started, cpuStarted) = (StageClock.now(), StageClock.threadCPUNow())
+        try body(&recording)
         recording.recordNanoseconds &+= StageClock.now() &- started
         recording.recordCPUNanoseconds &+= StageClock.threadCPUNow() &- cpuStarted
-        return finish(&recording, in: commandBuffer)
     }
 
     /// Checks `graph`, gives its surfaces images, records its uploads and writes its instance data: all
@@ -342,14 +346,16 @@ final class GraphExecutor {
         let clearsDepthStencil: Bool
         // What of the frame's subpass the pass uses: a frame without depth order or stencil clips leaves
         // the depth-stencil attachment alone (neither cleared nor tested).
-        let frameSubpass = pass.depthOrdered || pass.clipsByStencil ? pipeline.subpass : pipeline.subpass.withoutDepthStencil
+        let clipsByStencil = pass.clipsByStencil
+        let usesDepthStencil = pass.depthOrdered || clipsByStencil
+        let frameSubpass = usesDepthStencil ? pipeline.subpass : pipeline.subpass.withoutDepthStencil
         switch (pass.target, destination) {
         case (.frame, nil):
             preconditionFailure("the frame pass of a prepared frame is recorded inside the app's render pass")
         case let (.frame, .own(target)?):
             hasStencil = frameSubpass.usesStencil
             let clearing = target.renderPass ?? pipeline.renderPass
-            let free = target.renderPass == nil && frameSubpass != pipeline.subpass ? pipeline.depthStencilFreeRenderPass : nil
+            let free = target.renderPass == nil && !usesDepthStencil ? pipeline.depthStencilFreeRenderPass : nil
             begun = (target.framebuffer, free ?? clearing)
             clearsDepthStencil = free == nil
             area = (target.width, target.height)
@@ -362,7 +368,7 @@ final class GraphExecutor {
             guard let assigned = surfaces.bySurface[surface], let pipelines = surfaceResources?.pipelines else {
                 preconditionFailure("\(surface) has no image")
             }
-            hasStencil = pass.clipsByStencil
+            hasStencil = clipsByStencil
             clearsDepthStencil = hasStencil
             if hasStencil {
                 guard let stencil = assigned.image.stencil else { preconditionFailure("\(surface) has no stencil") }
@@ -476,7 +482,6 @@ final class GraphExecutor {
                 guard width > 0, height > 0, !requiresExactSize || (width == frameSize.width && height == frameSize.height) else {
                     throw VulkanError.unsupportedTarget("pass \"\(pass.name)\" draws into \(pass.target); this renderer's frame is \(frameSize.width)x\(frameSize.height)")
                 }
-
             case let .offscreen(_, width, height):
                 let limit = Int(min(device.limits.maxImageDimension2D, device.limits.maxFramebufferWidth, device.limits.maxFramebufferHeight))
                 guard width > 0, height > 0, width <= limit, height <= limit else {
