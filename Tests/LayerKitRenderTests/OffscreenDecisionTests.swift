@@ -107,6 +107,33 @@ final class OffscreenDecisionTests: XCTestCase {
         XCTAssertEqual(graph.passes.last?.items.map(\.instance.color), [SIMD4(0.25, 0, 0, 0.25)])
     }
 
+    func testAFadingPlainLayerDrawsItsBackgroundAtItsOpacityWithoutIsolating() {
+        // A leaf that can draw only its background is a group of one draw: 0.4 × premultiplied
+        // (0.5, 1, 0, 0.5), straight into the frame, whatever layers sit around it.
+        let root = makeRoot()
+        let leaf = makeLayer(CGRect(x: 4, y: 4, width: 8, height: 8), CGColor(red: 1, green: 0, blue: 0, alpha: 0.5), in: root)
+        leaf.opacity = 0.4
+        makeLayer(CGRect(x: 6, y: 6, width: 8, height: 8), blue, in: root)
+        let graph = graph(root)
+        XCTAssertEqual(graph.offscreenPasses.count, 0, "\(graph)")
+        XCTAssertEqual(graph.passes.last?.items.map(\.instance.color), [SIMD4(0.2, 0, 0, 0.2), SIMD4(0, 0, 1, 1)])
+
+        var tree = RenderTree()
+        tree.apply(CommitPacket.snapshot(of: root))
+        let node = try! XCTUnwrap(tree[leaf.layerID])
+        XCTAssertFalse(RenderGraphBuilder.needsIsolation(node, opacity: 0.4))
+        // Anything more than a background may overlap it: a border, contents, a sublayer.
+        for change in [{ (l: CALayer) in l.borderWidth = 1 }, { $0.contents = CGImage(width: 1, height: 1, bytesPerRow: 4,
+                                                                                        premultipliedRGBA: [0, 0, 0, 255]) },
+                       { $0.addSublayer(CALayer()) }, { $0.shadowOpacity = 0.5 }] {
+            let other = makeLayer(CGRect(x: 0, y: 0, width: 8, height: 8), red, in: root)
+            change(other)
+            var otherTree = RenderTree()
+            otherTree.apply(CommitPacket.snapshot(of: root))
+            XCTAssertTrue(RenderGraphBuilder.needsIsolation(try! XCTUnwrap(otherTree[other.layerID]), opacity: 0.4))
+        }
+    }
+
     func testAllowsGroupOpacityFalseFoldsEvenWhereChildrenOverlap() {
         let (root, group) = makeGroup(CGRect(x: 0, y: 0, width: 24, height: 24), CGRect(x: 8, y: 8, width: 24, height: 24))
         group.allowsGroupOpacity = false

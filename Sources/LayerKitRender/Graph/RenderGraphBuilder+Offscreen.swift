@@ -51,8 +51,11 @@ extension RenderGraphBuilder {
     static let packableSurfaceSide = 256
 
     /// Whether `node` (visible, with opacity `opacity` in 0...1) is drawn through `visitIsolated`.
+    /// A group of at most one draw folds exactly: such a layer's opacity multiplies into its draw, as a
+    /// fold would, without drawing it aside first (most animated layers fade, most are one quad).
     static func needsIsolation(_ node: RenderNode, opacity: CGFloat) -> Bool {
-        node.mask != nil || (node.allowsGroupOpacity && opacity < 1) || compositingBlend(of: node) != .sourceOver
+        node.mask != nil || (node.allowsGroupOpacity && opacity < 1 && !node.drawsAtMostBackground)
+            || compositingBlend(of: node) != .sourceOver
     }
 
     /// How `node`'s composite blends with what is behind it: its `compositingFilter`, or source-over.

@@ -23,4 +23,11 @@ extension RenderNode {
         default: false
         }
     }
+
+    /// Whether the layer can draw nothing but its background colour: a plain layer (no class-specific
+    /// drawing) without sublayers, contents, border, shadow, filters or a running transition.
+    package var drawsAtMostBackground: Bool {
+        sublayers.isEmpty && customProperties.isEmpty && contents == nil && !(borderWidth > 0) && !(shadowOpacity > 0)
+            && filters.isEmpty && backgroundFilters.isEmpty && activeTransition == nil && !shouldRasterize
+    }
 }
