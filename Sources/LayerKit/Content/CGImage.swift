@@ -27,6 +27,8 @@ public final class CGImage: Sendable {
     /// from and the only pixels that differ, so the renderer can update that image's texture in place
     /// (`CGImage+PartialUpdate.swift`). Nil for every other image.
     package let partialUpdate: PartialImageUpdate?
+    /// Ends when the image is deallocated: what caches that must not keep it alive hold (`ImageLifetime`).
+    package let lifetime = ImageLifetime()
 
     /// Creates an image from premultiplied RGBA8 pixels. Returns nil when the sizes are not positive or
     /// the buffer is too small for `height` rows of `bytesPerRow` bytes.
@@ -50,6 +52,10 @@ public final class CGImage: Sendable {
         alphaInfo = image.alphaInfo
         pixelData = image.pixelData
         partialUpdate = update
+    }
+
+    deinit {
+        lifetime.end()
     }
 
     /// Whether every pixel is opaque (`alphaInfo == .noneSkipLast`).

@@ -28,9 +28,9 @@ package final class ImageAtlas: @unchecked Sendable {
     /// Placements freed since the last `takeFreedPlacements()`: the backend forgets their uploads.
     private var freed: [FreedAtlasPlacement] = []
 
-    /// A placement, holding its image weakly (the atlas never keeps an image alive).
+    /// A placement, holding its image's lifetime, not the image (the atlas never keeps an image alive).
     private struct Entry {
-        weak var image: CGImage?
+        let image: ImageLifetime
         var page: AtlasPageID
         var serial: Int
         var rect: PixelRect
@@ -60,7 +60,7 @@ package final class ImageAtlas: @unchecked Sendable {
     package func beginFrame() {
         frame += 1
         guard frame % 32 == 0 else { return }
-        for (key, entry) in entries where entry.image == nil || frame - entry.lastUsedFrame > evictAfterFrames {
+        for (key, entry) in entries where !entry.image.isAlive || frame - entry.lastUsedFrame > evictAfterFrames {
             pages[entry.page.rawValue].deallocate(entry.allocationID)
             freed.append(FreedAtlasPlacement(page: entry.page, serial: entry.serial))
             entries[key] = nil
@@ -83,7 +83,7 @@ package final class ImageAtlas: @unchecked Sendable {
     package func placement(for image: CGImage) -> AtlasPlacement? {
         let key = ObjectIdentifier(image)
         if var entry = entries[key] {
-            if entry.image === image {
+            if entry.image === image.lifetime {
                 entry.lastUsedFrame = frame
                 entries[key] = entry
                 return AtlasPlacement(page: entry.page, serial: entry.serial, image: image, rect: entry.rect, pageSize: pageSize,
@@ -95,7 +95,7 @@ package final class ImageAtlas: @unchecked Sendable {
             entries[key] = nil
         }
         guard image.width <= maxImageSide, image.height <= maxImageSide else { return nil }
-        if let update = image.partialUpdate, let base = entries[update.base], base.image == nil,
+        if let update = image.partialUpdate, let base = entries[update.base], !base.image.isAlive,
            base.rect.width == image.width, base.rect.height == image.height {
             // A partial redraw of an image that is gone: take over its rect, so only the region changes.
             entries[update.base] = nil
@@ -103,7 +103,7 @@ package final class ImageAtlas: @unchecked Sendable {
             let change = AtlasPlacement.Update(previousSerial: base.serial, region: region)
             let placement = AtlasPlacement(page: base.page, serial: nextSerial, image: image, rect: base.rect, pageSize: pageSize, update: change)
             nextSerial += 1
-            entries[key] = Entry(image: image, page: base.page, serial: placement.serial, rect: base.rect, allocationID: base.allocationID,
+            entries[key] = Entry(image: image.lifetime, page: base.page, serial: placement.serial, rect: base.rect, allocationID: base.allocationID,
                                  lastUsedFrame: frame, update: change)
             return placement
         }
@@ -113,7 +113,7 @@ package final class ImageAtlas: @unchecked Sendable {
             let inner = PixelRect(x: allocation.rect.minX + 1, y: allocation.rect.minY + 1, width: image.width, height: image.height)
             let placement = AtlasPlacement(page: AtlasPageID(index), serial: nextSerial, image: image, rect: inner, pageSize: pageSize)
             nextSerial += 1
-            entries[key] = Entry(image: image, page: placement.page, serial: placement.serial, rect: inner, allocationID: allocation.id,
+            entries[key] = Entry(image: image.lifetime, page: placement.page, serial: placement.serial, rect: inner, allocationID: allocation.id,
                                  lastUsedFrame: frame)
             return placement
         }

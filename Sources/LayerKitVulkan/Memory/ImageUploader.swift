@@ -6,12 +6,13 @@ import LayerKitRender
 /// Released (image, memory, sets) when the last reference goes; frames keep it alive while in flight.
 final class GPUTexture {
     let image: GPUImage
-    /// The image it was uploaded from; nil once that image is gone, which makes the texture garbage.
-    weak var source: CGImage?
+    /// The lifetime of the image it was uploaded from (not the image: the texture never keeps it
+    /// alive); once that ends, the texture is garbage. Nil for textures of no image (surfaces, pages).
+    var source: ImageLifetime?
     private var descriptorSets: [SamplerCache.Key: DescriptorAllocator.Allocation] = [:]
     private let descriptors: DescriptorAllocator
 
-    init(image: GPUImage, source: CGImage?, descriptors: DescriptorAllocator) {
+    init(image: GPUImage, source: ImageLifetime?, descriptors: DescriptorAllocator) {
         self.image = image
         self.source = source
         self.descriptors = descriptors
@@ -103,7 +104,7 @@ final class ImageUploader {
     /// Releases, after `frame` completes, textures whose images no longer exist (run after the frame's
     /// uploads, which may have reused some for partial updates).
     private func collectGarbage(frame: FrameContext) {
-        for (key, texture) in textures where texture.source == nil {
+        for (key, texture) in textures where texture.source?.isAlive != true {
             textures[key] = nil
             frame.deferRelease(texture)
         }
@@ -120,7 +121,7 @@ final class ImageUploader {
         for (image, region, mipmapped) in images {
             let key = TextureKey(image: ObjectIdentifier(image), region: region)
             if let existing = textures[key] {
-                if existing.source === image && (!mipmapped || existing.image.mipLevels > 1) { continue }
+                if existing.source === image.lifetime && (!mipmapped || existing.image.mipLevels > 1) { continue }
                 frame.deferRelease(existing)
             }
             if region == nil, !mipmapped, let update = image.partialUpdate,
@@ -146,7 +147,7 @@ final class ImageUploader {
     private func updateInPlace(_ image: CGImage, _ update: PartialImageUpdate, commandBuffer: VkCommandBuffer,
                                frame: FrameContext) throws -> GPUTexture? {
         let baseKey = TextureKey(image: update.base, region: nil)
-        guard let texture = textures[baseKey], texture.source == nil, texture.image.mipLevels == 1,
+        guard let texture = textures[baseKey], texture.source?.isAlive != true, texture.image.mipLevels == 1,
               texture.image.width == image.width, texture.image.height == image.height,
               update.x >= 0, update.y >= 0, update.width > 0, update.height > 0,
               update.x + update.width <= image.width, update.y + update.height <= image.height else { return nil }
@@ -179,7 +180,7 @@ final class ImageUploader {
             source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite),
             destination: (VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, Access.shaderRead))
         textures[baseKey] = nil
-        texture.source = image
+        texture.source = image.lifetime
         return texture
     }
 
@@ -283,7 +284,7 @@ final class ImageUploader {
             from: VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, to: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
             source: (VK_PIPELINE_STAGE_TRANSFER_BIT, Access.transferWrite),
             destination: (VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, Access.shaderRead))
-        return GPUTexture(image: image, source: source, descriptors: descriptors)
+        return GPUTexture(image: image, source: source.lifetime, descriptors: descriptors)
     }
 
     /// Fills levels 1... by successive linear blits, each from the level above.
