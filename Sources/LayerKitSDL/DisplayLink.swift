@@ -9,8 +9,8 @@ import LayerKitRender
 /// Two sources of ticks. Under FIFO the loop follows the window's presents (`follow(_:)`): a tick comes
 /// as a present completes — the moment the render thread starts its next frame — so the loop reads input
 /// and commits once per presented frame, as late as the render thread's clock allows without the render
-/// thread ever waiting for the main thread; with no present for one nominal period (nothing animating)
-/// it ticks anyway. Otherwise, ticks follow a `DisplayClock` at `framesPerSecond` (STYLE.md 14): missed
+/// thread ever waiting for the main thread; with no present for half a period more (nothing animating) it
+/// ticks anyway; ticks are at least one period (1 / `framesPerSecond`) apart. Otherwise, ticks follow a `DisplayClock` at `framesPerSecond` (STYLE.md 14): missed
 /// ticks are dropped, never bunched up; the render thread has its own clock at the same rate, not
 /// phase-locked with this one.
 /// Threads: the window's (main) thread only. Cost: one timed wait per iteration.
@@ -33,15 +33,29 @@ final class DisplayLink {
     func follow(_ clock: PresentPacedClock?) {
         presents = clock
         presentsSeen = 0
+        lastTick = nil
     }
 
-    /// Sleeps until the next tick and returns the time the next frame will be shown.
+    /// Sleeps until the next tick and returns the time the next frame will be shown (always later than
+    /// the last tick's).
     func waitForNextFrame() -> CFTimeInterval {
         guard let presents else { return clock.waitForNextFrame() ?? CACurrentMediaTime() }
-        let (seen, target) = presents.waitForPresent(after: presentsSeen, timeout: 1 / framesPerSecond)
+        let period = 1 / framesPerSecond
+        // At most `framesPerSecond` ticks a second, as the render thread's clock: the next present after
+        // the earliest time, or half a period after it without one (an idle window's loop ticks at two
+        // thirds of the rate).
+        let earliest = (lastTick?.time ?? 0) + period
+        let early = earliest - CACurrentMediaTime()
+        if early > 0 { Thread.sleep(forTimeInterval: early) }
+        var (seen, target) = presents.waitForPresent(after: presentsSeen, timeout: period / 2)
         presentsSeen = seen
+        if let last = lastTick?.target, target <= last { target = last + presents.presentInterval }
+        lastTick = (CACurrentMediaTime(), target)
         return target
     }
+
+    /// When the last tick came and the time it handed out.
+    private var lastTick: (time: CFTimeInterval, target: CFTimeInterval)?
 
     /// The refresh rate of the display showing `window` (`SDL_GetCurrentDisplayMode`), or 60 Hz.
     static func refreshRate(of window: OpaquePointer) -> Double {

@@ -172,7 +172,7 @@ public final class LayerWindow {
         // FIFO: the swapchain paces the frames (each starts when the last present completed, at its
         // predicted display time). Mailbox and immediate never hold a present back: a timer at the
         // window's rate paces them, as fast as frames go for a benchmark's 1,000 Hz.
-        let pacedClock = setup.presentMode == .fifo ? PresentPacedClock(nominalFramesPerSecond: setup.framesPerSecond) : nil
+        let pacedClock = setup.presentMode == .fifo ? PresentPacedClock(nominalFramesPerSecond: setup.framesPerSecond, maximumFramesPerSecond: setup.framesPerSecond) : nil
         let executor = try SwapchainExecutor(context: context, surface: surface, presentMode: setup.presentMode, presentObserver: pacedClock)
         let server = RenderServer(
             root: root,

@@ -69,6 +69,20 @@ final class PresentPacedClockTests: XCTestCase {
         XCTAssertEqual(clock.waitForNextFrame(), 2 + 2.0 / 64)
     }
 
+    func testWithACapTicksAreAtLeastItsPeriodApartEvenWhenPresentsCompleteSooner() {
+        // Capped at 64 a second: the present completes 1/128 s after the tick, but the next tick is due
+        // 1/64 s after the last one (its time has come here).
+        let now = self.now
+        let clock = PresentPacedClock(nominalFramesPerSecond: 64, maximumFramesPerSecond: 64, now: { now.withLock { $0 } })
+        setNow(1)
+        _ = clock.waitForNextFrame()
+        clock.presentQueued()
+        clock.presentCompleted(at: 1 + 1.0 / 128, shown: true)
+        XCTAssertEqual(clock.minimumTickInterval, 1.0 / 64)
+        setNow(1 + 1.0 / 64)
+        XCTAssertEqual(clock.waitForNextFrame(), 1 + 3.0 / 128, "the present plus the nominal 1/64 s")
+    }
+
     func testStopEndsAWaitForAPresent() {
         let clock = makeClock()
         _ = clock.waitForNextFrame()

@@ -24,7 +24,11 @@ package struct PresentedFrame: Equatable, Sendable {
 ///
 /// Contract: `waitForNextFrame()` (render thread) waits while a present is in flight; when the last tick
 /// led to no present (nothing drawn, a skipped frame: a minimized window) it waits one present interval
-/// from that tick instead, so a swapchain that presents nothing never lets the thread spin. The observer
+/// from that tick instead, so a swapchain that presents nothing never lets the thread spin. With
+/// `maximumFramesPerSecond` (as `CADisplayLink.preferredFramesPerSecond`: the window's refresh rate or
+/// the app's choice) ticks are also at least its period apart: a display that paces FIFO (every real
+/// one) sets the rate below that cap; a window system that does not (Xvfb, whose presents complete as
+/// soon as the image is copied) gets the cap instead of a spinning render thread. The observer
 /// calls may come from any thread. `waitForPresent(after:timeout:)` lets another thread (the window's
 /// event loop) follow the same presents. `presentedFrames` keeps the last `historyLimit` presented frames
 /// for measurement (LayerKitBench's pacing figures).
@@ -33,6 +37,8 @@ package struct PresentedFrame: Equatable, Sendable {
 package final class PresentPacedClock: FrameClock, PresentObserver, @unchecked Sendable {
     /// How many presented frames `presentedFrames` keeps.
     package let historyLimit: Int
+    /// The shortest time between two ticks (1 / `maximumFramesPerSecond`); 0: no cap.
+    package let minimumTickInterval: Double
     private let condition = NSCondition()
     private let now: @Sendable () -> Double
     private var predictor: DisplayTimePredictor
@@ -47,9 +53,12 @@ package final class PresentPacedClock: FrameClock, PresentObserver, @unchecked S
 
     /// - Parameters:
     ///   - nominalFramesPerSecond: the display's refresh rate, used until presents are measured.
+    ///   - maximumFramesPerSecond: the most ticks a second; nil: as many as the presents allow.
     ///   - now: the clock (`CACurrentMediaTime()` by default; a test's own).
-    package init(nominalFramesPerSecond: Double, historyLimit: Int = 2048, now: @escaping @Sendable () -> Double = { CACurrentMediaTime() }) {
+    package init(nominalFramesPerSecond: Double, maximumFramesPerSecond: Double? = nil, historyLimit: Int = 2048,
+                 now: @escaping @Sendable () -> Double = { CACurrentMediaTime() }) {
         predictor = DisplayTimePredictor(nominalInterval: 1 / nominalFramesPerSecond)
+        minimumTickInterval = maximumFramesPerSecond.map { 1 / $0 } ?? 0
         self.historyLimit = historyLimit
         self.now = now
     }
@@ -72,16 +81,16 @@ package final class PresentPacedClock: FrameClock, PresentObserver, @unchecked S
         condition.lock()
         defer { condition.unlock() }
         while !stopped {
-            if predictor.presentsInFlight == 0 {
-                guard let lastTick, !presentedSinceTick else { break }
-                // The last tick presented nothing: pace by the interval instead.
-                let due = lastTick.time + predictor.presentInterval
-                let remaining = due - now()
-                if remaining <= 0 { break }
-                _ = condition.wait(until: Date(timeIntervalSinceNow: remaining))
-            } else {
+            if predictor.presentsInFlight > 0 {
                 condition.wait()
+                continue
             }
+            guard let lastTick else { break }
+            // The cap; and when the last tick presented nothing, the interval instead of the present.
+            let due = lastTick.time + (presentedSinceTick ? minimumTickInterval : max(minimumTickInterval, predictor.presentInterval))
+            let remaining = due - now()
+            if remaining <= 0 { break }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: remaining))
         }
         if stopped { return nil }
         let time = now()
@@ -120,8 +129,8 @@ package final class PresentPacedClock: FrameClock, PresentObserver, @unchecked S
     }
 
     /// Waits until more than `seen` presents have completed, or `timeout` passed, or the clock stopped.
-    /// Returns the count of completed presents and the predicted display time of the frame after the
-    /// last one (the `targetTimestamp` a display link on another thread hands its callback).
+    /// Returns the count of completed presents and the predicted display time of the next frame to
+    /// start (the `targetTimestamp` a display link on another thread hands its callback).
     package func waitForPresent(after seen: Int, timeout: Double) -> (presents: Int, targetTimestamp: Double) {
         condition.lock()
         defer { condition.unlock() }
@@ -129,10 +138,15 @@ package final class PresentPacedClock: FrameClock, PresentObserver, @unchecked S
         while presentsCompleted <= seen && !stopped {
             if !condition.wait(until: deadline) { break }
         }
+        return (presentsCompleted, nextTargetTimestamp())
+    }
+
+    /// The predicted display time of a frame starting now (read-only: no tick is taken). Under `condition`.
+    private func nextTargetTimestamp() -> Double {
         let interval = predictor.presentInterval
         let time = now()
         var target = (predictor.lastPresentTime ?? time) + interval
         if target < time { target += ((time - target) / interval).rounded(.up) * interval }
-        return (presentsCompleted, target)
+        return target
     }
 }
