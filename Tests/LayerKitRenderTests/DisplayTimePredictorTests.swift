@@ -47,6 +47,23 @@ final class DisplayTimePredictorTests: XCTestCase {
         XCTAssertEqual(steps, Array(repeating: 1.0 / 128, count: 7))
     }
 
+    func testPresentsThatJitterLessThanHalfAnIntervalLeaveTheAnimationOnTheBeat() {
+        var predictor = steady(presents: 8)  // last present at 2 + 7/128
+        // Three presents off the 1/128 grid by +1/1024, −1/1024 and +2/1024 (the median interval stays
+        // 1/128: five of the eight intervals are exactly that): each frame still steps by 1/128.
+        var targets = [predictor.beginFrame(at: 2 + 7.0 / 128)]
+        let jittered: [(k: Double, jitter: Double)] = [(8, 1.0 / 1024), (9, -1.0 / 1024), (10, 2.0 / 1024)]
+        for (k, jitter) in jittered {
+            let presented: Double = 2 + k / 128 + jitter
+            predictor.presentQueued()
+            predictor.presentCompleted(at: presented)
+            targets.append(predictor.beginFrame(at: presented))
+        }
+        XCTAssertEqual(predictor.presentInterval, interval)
+        let expected: [Double] = [264.0 / 128, 265.0 / 128, 266.0 / 128, 267.0 / 128]  // 2 + 8/128 … 2 + 11/128
+        XCTAssertEqual(targets, expected)
+    }
+
     func testEachPresentInFlightPutsTheFrameOneIntervalLater() {
         var predictor = steady(presents: 3)  // last present at 2 + 2/128
         predictor.presentQueued()

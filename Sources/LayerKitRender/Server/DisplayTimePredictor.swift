@@ -11,7 +11,10 @@
 /// the display's next refresh, not the animation's step). So while presents come at a steady interval
 /// the animation steps by exactly that interval. Before the first measured interval, and after the
 /// render thread was idle (nothing presented for more than two intervals), the target is `now` plus one
-/// interval and the next present starts a new run (the idle gap is not an interval). The interval is the
+/// interval and the next present starts a new run (the idle gap is not an interval). A target within
+/// half an interval of the last frame's target plus one interval is that exactly (frames on the beat:
+/// the jitter of when presents complete does not reach the animation; a hitch, a late or an early
+/// present by half an interval or more, moves the beat). The interval is the
 /// median of the last `intervalWindow` measured intervals: one late present (a hitch) does not move it.
 /// Targets never go backwards.
 ///
@@ -50,6 +53,11 @@ package struct DisplayTimePredictor: Sendable {
             if target < now {
                 // Late: shown at the first refresh after now.
                 target += (((now - target) / presentInterval).rounded(.up)) * presentInterval
+            }
+            // On the beat: within half an interval of one interval after the last frame, it is that frame's
+            // next refresh; the presents' own jitter does not reach the animation.
+            if let lastTarget, abs(target - (lastTarget + presentInterval)) < presentInterval / 2 {
+                target = lastTarget + presentInterval
             }
         } else {
             // First frame, or the first after an idle time: no present to count from.
