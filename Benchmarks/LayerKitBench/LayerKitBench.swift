@@ -1,6 +1,7 @@
 // LayerKitBench: benchmark scenes that print machine-independent counters and median times.
 //
 //   swift run -c release LayerKitBench [--scene NAME] [--frames N | --seconds S] [--json] [--window [--window-hz HZ]]
+//   swift run -c release LayerKitBench --pacing [--frames N]     (frame pacing under FIFO, in a window)
 //
 // No timing is asserted anywhere; counters (bytes per layer, draw calls, passes) are what baselines keep
 // (Benchmarks/Baselines.json, compared with --baselines).
@@ -41,8 +42,11 @@ struct LayerKitBench: ParsableCommand {
     @Flag(help: "Render into an SDL window instead of headless (render scenes only).")
     var window = false
 
-    @Option(help: "With --window: the rate the window's loop and render thread tick at (default 1000: unpaced).")
+    @Option(help: "With --window or --pacing: the rate the window's loop and render thread tick at at most (default 1000: unpaced).")
     var windowHz: Double = 1000
+
+    @Flag(help: "Measure frame pacing in a FIFO window instead of running scenes: each frame's animation time step against the interval between its present and the last (--frames, default 600).")
+    var pacing = false
 
     @Flag(help: "Build every frame in full instead of patching the last one (render-thread phases), for comparison.")
     var fullFrames = false
@@ -76,6 +80,11 @@ struct LayerKitBench: ParsableCommand {
         let outDirectory = try out.map { path -> URL in
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        if pacing {
+            let result = try PacingBenchmark(frames: frames ?? 600, ticksPerSecond: windowHz).run()
+            print(json ? result.json : result.text)
+            return
         }
         var regressions: [String] = []
         for name in scene.map({ [$0] }) ?? BenchmarkName.allCases {

@@ -15,9 +15,17 @@ import Logging
 /// follows every resize. The thread that creates the window owns it and its layer tree (the main
 /// thread): it runs the event loop (`run()`), which dispatches SDL events to the callbacks, calls
 /// `onFrame` once per display tick, and commits the implicit transaction with `CATransaction.flush()`
-/// (which also delivers animation callbacks). Drawing happens elsewhere: a render server thread, paced
-/// at the display's refresh rate, applies commits, evaluates animations and presents through a Vulkan
-/// swapchain, so a busy main thread never stalls an animation.
+/// (which also delivers animation callbacks). Drawing happens elsewhere: a render server thread applies
+/// commits, evaluates animations and presents through a Vulkan swapchain, so a busy main thread never
+/// stalls an animation.
+///
+/// Pacing, under FIFO (the default): the swapchain paces the render thread — a frame starts when the
+/// previous frame's present has completed — and each frame's animations are evaluated at the time it
+/// will be shown (the last present's time plus the measured present interval, `DisplayTimePredictor`),
+/// so animation time steps by the present interval. The event loop follows the same presents: an
+/// iteration starts as a present completes (or after one nominal period without one), reads the
+/// window's events then, and hands `onFrame` the next frame's predicted display time. Under mailbox and
+/// immediate both threads tick on a timer at `framesPerSecond`.
 ///
 /// Environment: `LK_PRESENT_MODE` = `fifo` (default, vsync) | `mailbox` | `immediate`; another value, or a
 /// mode the surface lacks, falls back to FIFO with a logged diagnostic. `LK_VALIDATION` and `LK_DEVICE` as
@@ -51,7 +59,8 @@ public final class LayerWindow {
     /// The window's close button, or a quit request (Ctrl-C, SIGTERM). When nil, the loop stops.
     public var onQuit: (() -> Void)?
     /// Called on the main thread once per loop iteration (per display tick), before the implicit
-    /// transaction is committed, with the tick's time (`CACurrentMediaTime()`'s clock) — a display link.
+    /// transaction is committed, with the time the next frame will be shown (`CACurrentMediaTime()`'s
+    /// clock; `CADisplayLink.targetTimestamp`) — a display link.
     public var onFrame: ((CFTimeInterval) -> Void)?
 
     /// What the last presented frame drew: the render graph's counts and CPU times and recording's
@@ -79,7 +88,9 @@ public final class LayerWindow {
     /// Drawable pixels per window point.
     public internal(set) var contentsScale: CGFloat
 
-    /// The rate the event loop and the render thread run at, in frames per second.
+    /// The rate the event loop and the render thread run at, in frames per second: under mailbox and
+    /// immediate their timer's; under FIFO the rate assumed until presents are measured, and the loop's
+    /// while nothing is presented (the swapchain paces both otherwise).
     public var framesPerSecond: Double { displayLink.framesPerSecond }
 
     /// The debug views and switches the window draws with (`DebugOptions`: blended, offscreen, overdraw,
@@ -121,11 +132,13 @@ public final class LayerWindow {
     /// (`HostViewports`); left when the window goes away.
     var publishedViewports: HostViewports?
 
-    /// What draws the window: the Vulkan context, the swapchain executor and the render server thread.
+    /// What draws the window: the Vulkan context, the swapchain executor, the render server thread and,
+    /// under FIFO, the clock the swapchain's presents pace it by.
     private struct Rendering {
         let context: VulkanContext
         let executor: SwapchainExecutor
         let server: RenderServer
+        let pacedClock: PresentPacedClock?
     }
 
     /// What the window's rendering is made from, kept to make it again after a device loss.
@@ -156,24 +169,29 @@ public final class LayerWindow {
             instanceExtensions: try SDLVulkanSurface.instanceExtensions(for: window),
             deviceExtensions: SwapchainExecutor.requiredDeviceExtensions)
         let surface = try SDLVulkanSurface.makeSurface(for: window, context: context)
-        let executor = try SwapchainExecutor(context: context, surface: surface, presentMode: setup.presentMode)
+        // FIFO: the swapchain paces the frames (each starts when the last present completed, at its
+        // predicted display time). Mailbox and immediate never hold a present back: a timer at the
+        // window's rate paces them, as fast as frames go for a benchmark's 1,000 Hz.
+        let pacedClock = setup.presentMode == .fifo ? PresentPacedClock(nominalFramesPerSecond: setup.framesPerSecond, maximumFramesPerSecond: setup.framesPerSecond) : nil
+        let executor = try SwapchainExecutor(context: context, surface: surface, presentMode: setup.presentMode, presentObserver: pacedClock)
         let server = RenderServer(
             root: root,
             builder: RenderGraphBuilder(
                 targetWidth: pixels.width, targetHeight: pixels.height, viewport: CGRect(origin: .zero, size: points), scale: scale),
-            clock: DisplayClock(framesPerSecond: setup.framesPerSecond), executor: executor, debugOptions: debugOptions,
+            clock: pacedClock ?? DisplayClock(framesPerSecond: setup.framesPerSecond), executor: executor, debugOptions: debugOptions,
             trace: TraceRecorder.fromEnvironment(setup.environment),
             onError: { error in
                 logger.error("render thread: \(error)")
                 errors.record(error)
             })
-        return Rendering(context: context, executor: executor, server: server)
+        return Rendering(context: context, executor: executor, server: server, pacedClock: pacedClock)
     }
 
     /// Makes `rendering` the window's and starts its render thread (its swapchain suspended while the
     /// window is minimized), and has process exit stop it before the window goes (`OpenWindows`).
     private func start(_ rendering: Rendering) {
         self.rendering = rendering
+        displayLink.follow(rendering.pacedClock)
         if isMinimized { rendering.executor.setSuspended(true) }
         rendering.server.start()
         OpenWindows.shared.register(self) { [weak server = rendering.server, weak executor = rendering.executor] in
@@ -334,6 +352,14 @@ public final class LayerWindow {
     var context: VulkanContext { rendering!.context }
     var executor: SwapchainExecutor { rendering!.executor }
     var server: RenderServer { rendering!.server }
+
+    /// The window's last presented frames under FIFO (each frame's animation time and when its present
+    /// completed, oldest first; at most `PresentPacedClock.historyLimit`); empty in other present modes.
+    /// For measuring pacing (LayerKitBench `--pacing`).
+    package var presentedFrames: [PresentedFrame] { rendering?.pacedClock?.presentedFrames ?? [] }
+
+    /// The measured, smoothed interval between presents under FIFO; nil in other present modes.
+    package var presentInterval: Double? { rendering?.pacedClock?.presentInterval }
 
     /// Traps (in debug builds) when called off the thread that created the window.
     func assertOwnerThread(_ function: StaticString = #function) {

@@ -509,7 +509,10 @@ public final class CARenderer: @unchecked Sendable {
 
     /// Records the draws of the frame `prepareRender(recordingInto:)` prepared into the app's
     /// `commandBuffer`, inside the app's render pass, in the subpass the target names: LayerKit begins no
-    /// render pass of its own for it. The frame is drawn over what the app drew before in a
+    /// render pass of its own for it. `commandBuffer` may be the primary buffer in which the app began
+    /// the pass (`VK_SUBPASS_CONTENTS_INLINE`), or a secondary buffer the pass executes, begun with
+    /// `VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT` and inheriting that pass and subpass (LayerKit sets
+    /// every dynamic state it draws with; none is inherited). The frame is drawn over what the app drew before in a
     /// `width`×`height` area from the framebuffer's top-left corner, premultiplied source-over
     /// (`clearColor` is not drawn).
     ///

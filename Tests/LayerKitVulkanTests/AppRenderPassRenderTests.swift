@@ -159,6 +159,34 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         XCTAssertEqual(game.context.validationMessages, [])
     }
 
+    func testTheHUDIsDrawnIntoASecondaryCommandBufferTheAppsPassExecutes() throws {
+        // The game's pass contents are a secondary buffer inheriting its pass: LayerKit's draws go there
+        // (render(inRenderPassOf:) with the secondary), its uploads and offscreen passes into the primary
+        // before the pass. The same pixels as inline, with and without depth-stencil, validation clean.
+        for depthStencil in [true, false] {
+            let game = try TestGame(depthStencil: depthStencil)
+            let renderer = try CARenderer(vulkanTarget: game.target())
+            renderer.layer = scene()
+            var image: CGImage?
+            for frame in 0..<3 {
+                image = try game.frame(inSecondaryBuffer: true) { commandBuffer, stage in
+                    switch stage {
+                    case .beforePass:
+                        renderer.beginFrame(atTime: Double(frame))
+                        try renderer.prepareRender(recordingInto: commandBuffer)
+                    case .inPass:
+                        try renderer.render(inRenderPassOf: commandBuffer)
+                    case .afterPass:
+                        renderer.endFrame()
+                    }
+                }
+            }
+            assertPixels(image!, "in a secondary buffer, depth-stencil \(depthStencil)", tolerance: 1, probes: expected)
+            XCTAssertEqual(renderer.lastFrameStatistics.passes, 2, "the mask's two offscreen passes only")
+            XCTAssertEqual(game.context.validationMessages, [], "depth-stencil \(depthStencil)")
+        }
+    }
+
     func testLayerKitCreatesNoInstanceOrDeviceOfItsOwnOnTheAppsDevice() throws {
         // The one place LayerKit creates instances and devices counts them: its own renderer makes one of
         // each; the "game" here (a context of LayerKit's, standing in) one of each; a renderer on the
@@ -264,6 +292,8 @@ final class TestGame {
     private var framebuffers: [VkFramebuffer?] = []
     private var pool: VkCommandPool?
     private(set) var commandBuffer: OpaquePointer!
+    /// The pass's secondary command buffer, for frames recorded `inSecondaryBuffer`.
+    private var secondary: VkCommandBuffer?
     private var fence: VkFence?
     private let readback: GPUBuffer
     /// A timeline semaphore and value the next frame's submission signals as well (LayerKit's
@@ -357,7 +387,12 @@ final class TestGame {
     /// green square at (0, 0, 8, 8), `hud(.inPass)`), `hud(.afterPass)`, the copy out; submitted with
     /// the game's fence and read back once it signals. With `keepingImageForLayerKit` the pass leaves the
     /// image for LayerKit's own pass, which moves it to TRANSFER_SRC_OPTIMAL.
-    func frame(keepingImageForLayerKit: Bool = false, hud: (OpaquePointer, Stage) throws -> Void) throws -> CGImage {
+    ///
+    /// With `inSecondaryBuffer` the pass's contents are a secondary command buffer the primary executes:
+    /// the game's square and `hud(.inPass)` are recorded into it, begun with `RENDER_PASS_CONTINUE` and
+    /// inheriting the pass, its subpass and framebuffer.
+    func frame(keepingImageForLayerKit: Bool = false, inSecondaryBuffer: Bool = false,
+               hud: (OpaquePointer, Stage) throws -> Void) throws -> CGImage {
         let device = context.device.handle
         try check(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences(game)")
         try check(vkResetFences(device, 1, &fence), "vkResetFences(game)")
@@ -378,14 +413,23 @@ final class TestGame {
             info.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(width), height: UInt32(height)))
             info.clearValueCount = UInt32(clearPointer.count)
             info.pClearValues = clearPointer.baseAddress
-            vkCmdBeginRenderPass(commandBuffer, &info, VK_SUBPASS_CONTENTS_INLINE)
+            vkCmdBeginRenderPass(commandBuffer, &info, inSecondaryBuffer ? VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS : VK_SUBPASS_CONTENTS_INLINE)
         }
+        let passContents: OpaquePointer = inSecondaryBuffer
+            ? try beginSecondary(framebuffer: framebuffers[keepingImageForLayerKit ? 1 : 0],
+                                 renderPass: keepingImageForLayerKit ? keepingPass : renderPass)
+            : commandBuffer
         var square = VkClearAttachment()
         square.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT.rawValue
         square.clearValue.color.float32 = (0, 1, 0, 1)
         var rect = VkClearRect(rect: VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: 8, height: 8)), baseArrayLayer: 0, layerCount: 1)
-        vkCmdClearAttachments(commandBuffer, 1, &square, 1, &rect)
-        try hud(commandBuffer, .inPass)
+        vkCmdClearAttachments(passContents, 1, &square, 1, &rect)
+        try hud(passContents, .inPass)
+        if inSecondaryBuffer {
+            try check(vkEndCommandBuffer(passContents), "vkEndCommandBuffer(game secondary)")
+            var secondary: VkCommandBuffer? = passContents
+            vkCmdExecuteCommands(commandBuffer, 1, &secondary)
+        }
         vkCmdEndRenderPass(commandBuffer)
         try hud(commandBuffer, .afterPass)
 
@@ -426,6 +470,35 @@ final class TestGame {
         try check(vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max), "vkWaitForFences(game)")
         let bytes = [UInt8](UnsafeRawBufferPointer(start: readback.mapped, count: width * height * 4))
         return CGImage(width: width, height: height, bytesPerRow: width * 4, premultipliedRGBA: bytes)!
+    }
+
+    /// The secondary command buffer the pass executes (made on first use), reset and begun inside
+    /// `renderPass`'s subpass 0 on `framebuffer`.
+    private func beginSecondary(framebuffer: VkFramebuffer?, renderPass: VkRenderPass) throws -> OpaquePointer {
+        if secondary == nil {
+            var allocation = VkCommandBufferAllocateInfo()
+            allocation.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
+            allocation.commandPool = pool
+            allocation.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY
+            allocation.commandBufferCount = 1
+            var buffer: VkCommandBuffer?
+            try check(vkAllocateCommandBuffers(context.device.handle, &allocation, &buffer), "vkAllocateCommandBuffers(game secondary)")
+            secondary = buffer
+        }
+        try check(vkResetCommandBuffer(secondary, 0), "vkResetCommandBuffer(game secondary)")
+        var inheritance = VkCommandBufferInheritanceInfo()
+        inheritance.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO
+        inheritance.renderPass = renderPass
+        inheritance.subpass = 0
+        inheritance.framebuffer = framebuffer
+        try withUnsafePointer(to: &inheritance) { inheritancePointer in
+            var begin = VkCommandBufferBeginInfo()
+            begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+            begin.flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT.rawValue | VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+            begin.pInheritanceInfo = inheritancePointer
+            try check(vkBeginCommandBuffer(secondary, &begin), "vkBeginCommandBuffer(game secondary)")
+        }
+        return secondary!
     }
 
     /// The game's pass: its color attachment (multisampled and resolved into `image` with `samples`)

@@ -70,6 +70,9 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     private let recorder: FrameRecorder
     private let imageAvailable: [VkSemaphore]
     private let onDiagnostic: @Sendable (PresentMode.Diagnostic) -> Void
+    /// Told of each present as it is handed over and as it completes (the clock pacing the window's
+    /// frames, `PresentPacedClock`); nil: nobody listens.
+    private let presentObserver: PresentObserver?
     private let presentThread = PresentThread(name: "LayerKit present")
 
     // Render-thread state.
@@ -96,11 +99,14 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
 
     /// - Parameters:
     ///   - presentMode: the mode to ask for; FIFO is used when the surface lacks it.
+    ///   - presentObserver: told (on the render thread) as each present is handed over and (on the present
+    ///     thread) when `vkQueuePresentKHR` returns, with that time: the window's frame clock when the
+    ///     swapchain paces its frames.
     ///   - onDiagnostic: told (on the render thread) when the requested mode falls back to FIFO; the
     ///     diagnostic is also logged.
     /// - Throws: `VulkanError` from creating per-frame resources.
     package init(
-        context: VulkanContext, surface: PresentationSurface, presentMode: PresentMode,
+        context: VulkanContext, surface: PresentationSurface, presentMode: PresentMode, presentObserver: PresentObserver? = nil,
         onDiagnostic: @escaping @Sendable (PresentMode.Diagnostic) -> Void = { _ in }
     ) throws {
         precondition(surface.context === context, "the surface belongs to another VulkanContext")
@@ -108,6 +114,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         self.surface = surface
         self.requestedPresentMode = presentMode
         self.onDiagnostic = onDiagnostic
+        self.presentObserver = presentObserver
         let device = context.device
         (recorder, imageAvailable) = try context.access.run {
             let recorder = try FrameRecorder(context: context)
@@ -438,15 +445,21 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     }
 
     /// Hands the image's present to the present thread, which counts it as presented or skipped when
-    /// done (OUT_OF_DATE: skipped) and leaves its result for `takePresentResult()`.
+    /// done (OUT_OF_DATE: skipped), tells the present observer when (the time `vkQueuePresentKHR`
+    /// returned: the image is the present engine's) and leaves its result for `takePresentResult()`.
+    /// The observer hears of the completion before the render thread can see the present thread idle.
     private func present(swapchain: Swapchain, imageIndex: UInt32) {
         let request = PresentThread.Request(queue: context.device.queue, swapchain: swapchain.handle, imageIndex: imageIndex,
                                             wait: swapchain.renderFinished[Int(imageIndex)])
+        presentObserver?.presentQueued()
         presentThread.present(request) { [self] result in
+            let completed = CACurrentMediaTime()
+            let shown = result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR
             condition.lock()
-            if result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR { sharedStatus.framesPresented += 1 } else { sharedStatus.framesSkipped += 1 }
+            if shown { sharedStatus.framesPresented += 1 } else { sharedStatus.framesSkipped += 1 }
             presentResult = result
             condition.unlock()
+            presentObserver?.presentCompleted(at: completed, shown: shown)
         }
     }
 
