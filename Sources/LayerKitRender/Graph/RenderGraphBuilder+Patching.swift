@@ -33,6 +33,13 @@ extension RenderGraphBuilder {
     /// A patch gives up for a full build beyond one root per this many of the last frame's draws.
     static let patchRootsPerDrawLimit = 4
 
+    /// Whether a patch may redraw `dirty` committed and `animated` layers of a frame of `draws` draws:
+    /// as roots, they are at most one per `patchRootsPerDrawLimit` draws.
+    package static func patchMayTake(dirty: Int, animated: Int, draws: Int) -> Bool {
+        let rootLimit = draws / patchRootsPerDrawLimit
+        return dirty <= rootLimit && animated <= rootLimit - dirty
+    }
+
     /// A draw the patch replaced: its index in the frame pass and what it was.
     package typealias ReplacedDraw = (index: Int, old: DrawItem)
 
@@ -52,8 +59,7 @@ extension RenderGraphBuilder {
         // Patching a subtree costs more than drawing it in a full walk (records, comparisons): when the
         // roots are a large share of last frame's draws, the full build is the cheaper frame. Every
         // changed layer might be a root of its own: give up at once when they alone are too many.
-        let rootLimit = frame.offscreen.reduce(frame.items.count) { $0 + $1.items.count } / Self.patchRootsPerDrawLimit
-        guard dirty.count <= rootLimit && animated.count <= rootLimit - dirty.count else { return nil }
+        guard Self.patchMayTake(dirty: dirty.count, animated: animated.count, draws: frame.drawCount) else { return nil }
         frame.patchSerial &+= 1
         let serial = frame.patchSerial
         // Patch roots, with where their draws start (sorting on a copy of the key, not the record).
@@ -132,21 +138,21 @@ extension RenderGraphBuilder {
             }
             // Enclosing stencil brackets raise every level of the subtree by one each after it is drawn:
             // the old draws must sit the same number of levels above the new ones throughout.
+            // (Draws are large: each is adjusted where it lies and swapped in, not copied about.)
             var raise: UInt8?
-            for (offset, drawn) in scratch.enumerated() {
+            for offset in scratch.indices {
                 let index = start + offset
-                let old = frame.items[index]
-                guard old.layer == drawn.layer, old.stencilCommand == drawn.stencilCommand, old.stencilLevel >= drawn.stencilLevel
-                else { return nil }
-                let levels = old.stencilLevel - drawn.stencilLevel
+                let oldLevel = frame.items[index].stencilLevel, newLevel = scratch[offset].stencilLevel
+                guard frame.items[index].layer == scratch[offset].layer, frame.items[index].stencilCommand == scratch[offset].stencilCommand,
+                      oldLevel >= newLevel else { return nil }
+                let levels = oldLevel - newLevel
                 guard raise == nil || raise == levels else { return nil }
                 raise = levels
-                var item = drawn
-                item.stencilLevel = old.stencilLevel
-                if let placements { SurfacePacker.relabel(&item, placements) }
-                if old != item {
-                    patch.replaced.append((index, old))
-                    frame.items[index] = item
+                scratch[offset].stencilLevel = oldLevel
+                if let placements { SurfacePacker.relabel(&scratch[offset], placements) }
+                if frame.items[index] != scratch[offset] {
+                    swap(&frame.items[index], &scratch[offset])
+                    patch.replaced.append((index, scratch[offset]))
                 }
             }
         }

@@ -35,6 +35,9 @@ package struct RetainedFrame: Sendable {
     /// What the frame was built and compiled with.
     package let settings: Settings
 
+    /// The builder's draws of every pass.
+    package var drawCount: Int { offscreen.reduce(items.count) { $0 + $1.items.count } }
+
     /// Where one surface's draws went: its own pass, or a range of a shared (packed) one.
     package struct SurfaceSlot: Sendable {
         /// The index in `offscreen` of the pass that draws it.

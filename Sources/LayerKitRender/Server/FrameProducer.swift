@@ -148,6 +148,14 @@ package struct FrameProducer: Sendable {
         return layers.filter(members.contains)
     }
 
+    /// `dirty` and `animated` for a patch, as few as the patch needs: the patch itself passes over layers
+    /// the last frame did not draw (other hosts' among them), so the sets are cut to this tree's layers
+    /// (a lookup per layer in a set of every member) only when their sizes alone would make it give up.
+    private func patchCandidates(dirty: Set<LayerID>, animated: Set<LayerID>, drawsLastFrame: Int) -> (dirty: Set<LayerID>, animated: Set<LayerID>) {
+        if RenderGraphBuilder.patchMayTake(dirty: dirty.count, animated: animated.count, draws: drawsLastFrame) { return (dirty, animated) }
+        return (ownLayers(of: dirty), ownLayers(of: animated))
+    }
+
     /// Begins the rasterization cache's frame before a patch (a patched frame ages and uses the cache as
     /// a full build would); false when that released entries, whose releases a full build then carries.
     private func beginCacheFrame(_ begun: inout Bool) -> Bool {
@@ -198,8 +206,9 @@ package struct FrameProducer: Sendable {
         if retainsFrames, !structureChanged, var patching = frame.take(),
            patching.root == root, patching.settings == settings,
            beginCacheFrame(&cacheFrameBegun),
-           let patch = builder.patch(&patching, tree: tree, time: time, dirty: ownLayers(of: changes.dirty),
-                                     animated: ownLayers(of: tree.animatedLayers), animations: &state),
+           case let candidates = patchCandidates(dirty: changes.dirty, animated: tree.animatedLayers, drawsLastFrame: patching.drawCount),
+           let patch = builder.patch(&patching, tree: tree, time: time, dirty: candidates.dirty,
+                                     animated: candidates.animated, animations: &state),
            builder.rasterizationCache.reuse(patching.cacheUses) {
             compileStart = StageClock.now()
             if let rewritten = patchCompiled(&patching, patch) {
