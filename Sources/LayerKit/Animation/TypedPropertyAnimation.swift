@@ -19,9 +19,24 @@ package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
     package let by: Value?
     package let additive: Bool
     package let cumulative: Bool
-    package let timingFunction: CAMediaTimingFunction?
+    /// How progress becomes the fraction of the way: one field, the spring boxed, so that the animation
+    /// stays small where it lies inline in its layer's `PackedAnimations` (a frame reads it there).
+    private let pace: Pace
+
+    private enum Pace: Sendable {
+        case linear
+        case timing(CAMediaTimingFunction)
+        indirect case spring(SpringSolution)
+    }
+
+    package var timingFunction: CAMediaTimingFunction? {
+        if case .timing(let function) = pace { function } else { nil }
+    }
+
     /// Set for a spring animation: its fraction of the way at each time replaces the timing function.
-    package let spring: SpringSolution?
+    package var spring: SpringSolution? {
+        if case .spring(let solution) = pace { solution } else { nil }
+    }
 
     package init(channel: Channel, from: Value?, to: Value?, by: Value?, additive: Bool, cumulative: Bool,
                  timingFunction: CAMediaTimingFunction?, spring: SpringSolution?) {
@@ -31,8 +46,7 @@ package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
         self.by = by
         self.additive = additive
         self.cumulative = cumulative
-        self.timingFunction = timingFunction
-        self.spring = spring
+        pace = spring.map(Pace.spring) ?? timingFunction.map(Pace.timing) ?? .linear
     }
 
     /// Applies the animation at `progress` to `store`. False when the store does not hold the channel's
@@ -63,7 +77,11 @@ package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
         // Additive animations interpolate offsets from zero; the others interpolate from the base.
         let underlying = additive ? Value.subtract(base, base) : base
         let (a, b) = endpoints(base: underlying)
-        let fraction = spring.map { $0.value(at: progress * duration) } ?? timingFunction?.value(at: progress) ?? progress
+        let fraction = switch pace {
+        case .linear: progress
+        case .timing(let function): function.value(at: progress)
+        case .spring(let solution): solution.value(at: progress * duration)
+        }
         var value = Value.interpolate(a, b, fraction)
         // Cumulative repeats start where the previous iteration ended.
         if cumulative, iteration > 0 {
