@@ -261,10 +261,29 @@ package struct RenderGraphBuilder {
 
     /// The node as it appears at its parent's time: its animations applied in its local time.
     func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
-        let localTime = node.localTime(fromParentTime: parentTime)
-        guard !node.animations.isEmpty else { return (node, localTime) }
+        guard !node.animations.isEmpty else { return (node, node.localTime(fromParentTime: parentTime)) }
         let start = StageClock.now()
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
+        return untimedPresented(node, parentTime: parentTime, context: &context)
+    }
+
+    /// `nodes` (sublayers of one layer) as they appear at their parent's time `parentTime`: each committed
+    /// node with its presented one and its local time. The animation stage is timed once for them all:
+    /// two clock reads per layer were 4 % of a frame of 10,000 animated layers.
+    func presented(_ nodes: [RenderNode], parentTime: Double, context: inout VisitContext)
+        -> [(committed: RenderNode, presented: RenderNode, time: Double)] {
+        let start = StageClock.now()
+        defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
+        return nodes.map { committed in
+            let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)
+            return (committed, presented, time)
+        }
+    }
+
+    /// `presented(_:parentTime:context:)` without counting its time: the caller does.
+    private func untimedPresented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
+        let localTime = node.localTime(fromParentTime: parentTime)
+        guard !node.animations.isEmpty else { return (node, localTime) }
         context.animations.animatedLayers.append(node.id)
         var presented = node.presentationCopy()
         let report = AnimationEvaluator.apply(node.packedAnimations, layerTime: localTime, to: &presented,
@@ -526,10 +545,7 @@ package struct RenderGraphBuilder {
             let instanceTime = localTime - replica.delay
             let tree = context.tree
             let committedNode = context.generation != 0 ? tree[node.id] : nil
-            let presentedChildren = node.sublayers.compactMap { tree[$0] }.map { committed -> (committed: RenderNode, presented: RenderNode, time: Double) in
-                let (child, childTime) = presented(committed, parentTime: instanceTime, context: &context)
-                return (committed, child, childTime)
-            }
+            let presentedChildren = presented(node.sublayers.compactMap { tree[$0] }, parentTime: instanceTime, context: &context)
             let children = Self.backToFront(presentedChildren, zPosition: { $0.presented.zPosition })
             for child in children {
                 // A transform layer's sublayers are planes of a 3D rendering context seen through this
