@@ -148,12 +148,20 @@ package struct FrameProducer: Sendable {
         return layers.filter(members.contains)
     }
 
-    /// `dirty` and `animated` for a patch, as few as the patch needs: the patch itself passes over layers
-    /// the last frame did not draw (other hosts' among them), so the sets are cut to this tree's layers
-    /// (a lookup per layer in a set of every member) only when their sizes alone would make it give up.
-    private func patchCandidates(dirty: Set<LayerID>, animated: Set<LayerID>, drawsLastFrame: Int) -> (dirty: Set<LayerID>, animated: Set<LayerID>) {
-        if RenderGraphBuilder.patchMayTake(dirty: dirty.count, animated: animated.count, draws: drawsLastFrame) { return (dirty, animated) }
-        return (ownLayers(of: dirty), ownLayers(of: animated))
+    /// `dirty` and `animated` for a patch, as few as the patch needs; nil when they are too many to patch.
+    /// The patch itself passes over layers the last frame did not draw (other hosts' among them), so the
+    /// sets are cut to this tree's layers (a lookup per layer in a set of every member) only when their
+    /// sizes alone would make it give up, and not even then when the tree holds too few other layers
+    /// for the cut to bring them under the limit.
+    private func patchCandidates(dirty: Set<LayerID>, animated: Set<LayerID>, drawsLastFrame: Int) -> (dirty: Set<LayerID>, animated: Set<LayerID>)? {
+        let draws = drawsLastFrame
+        if RenderGraphBuilder.patchMayTake(dirty: dirty.count, animated: animated.count, draws: draws) { return (dirty, animated) }
+        guard let members else { return nil }
+        let strangers = tree.nodes.count - members.count
+        guard RenderGraphBuilder.patchMayTake(dirty: max(dirty.count - strangers, 0), animated: max(animated.count - strangers, 0), draws: draws)
+        else { return nil }
+        let own = (dirty: ownLayers(of: dirty), animated: ownLayers(of: animated))
+        return RenderGraphBuilder.patchMayTake(dirty: own.dirty.count, animated: own.animated.count, draws: draws) ? own : nil
     }
 
     /// Begins the rasterization cache's frame before a patch (a patched frame ages and uses the cache as
@@ -206,7 +214,7 @@ package struct FrameProducer: Sendable {
         if retainsFrames, !structureChanged, var patching = frame.take(),
            patching.root == root, patching.settings == settings,
            beginCacheFrame(&cacheFrameBegun),
-           case let candidates = patchCandidates(dirty: changes.dirty, animated: tree.animatedLayers, drawsLastFrame: patching.drawCount),
+           let candidates = patchCandidates(dirty: changes.dirty, animated: tree.animatedLayers, drawsLastFrame: patching.drawCount),
            let patch = builder.patch(&patching, tree: tree, time: time, dirty: candidates.dirty,
                                      animated: candidates.animated, animations: &state),
            builder.rasterizationCache.reuse(patching.cacheUses) {
