@@ -206,6 +206,40 @@ final class RetainedFrameTests: XCTestCase {
         XCTAssertEqual(pair.frame(at: 3).statistics.layersRecomputed, 1_980)
     }
 
+    func testAFrameWithTooManyAnimatedLayersToPatchIsNotKept() {
+        // 8 layers, all animating: 8 > 8 draws / 4, so the next frame cannot patch this one, and keeping
+        // its draws would only make compiling them copy them. Frames still equal full builds.
+        var leaves: [CALayer] = []
+        let pair = Pair(width: 64, height: 64) { root in
+            leaves = (0..<8).map { i in
+                let leaf = CALayer()
+                leaf.frame = CGRect(x: CGFloat(i) * 8, y: 0, width: 8, height: 8)
+                leaf.backgroundColor = Self.grey
+                root.addSublayer(leaf)
+                return leaf
+            }
+        }
+        pair.commit {
+            for leaf in leaves {
+                let move = CABasicAnimation(keyPath: "position.y")
+                move.byValue = 10
+                move.beginTime = 1
+                move.duration = 1
+                leaf.add(move, forKey: "move")
+            }
+        }
+        XCTAssertNil(pair.frame(at: 1.25).revision, "not kept: no lineage of draw lists to patch")
+        XCTAssertNil(pair.frame(at: 1.5).revision)
+        XCTAssertEqual(pair.frame(at: 1.5).statistics.layersRecomputed, 9, "built in full")
+        // Once they have ended (and the model has removed them), frames are kept again, and a commit to
+        // one layer patches it alone.
+        pair.frame(at: 3)
+        pair.commit()
+        XCTAssertNotNil(pair.frame(at: 3).revision)
+        pair.commit { leaves[0].backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1) }
+        XCTAssertEqual(pair.frame(at: 3).statistics.layersRecomputed, 1)
+    }
+
     func testStructureChangeBuildsInFull() {
         var panels: [CALayer] = []
         let pair = Pair(width: 1000, height: 1000) { root in

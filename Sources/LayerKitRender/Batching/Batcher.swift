@@ -52,12 +52,18 @@ package struct Batcher {
         // Opaque phase: front to back, one batch per key.
         if let phases {
             var batchOfKey: [BatchKey: Int] = [:]
+            // Neighbours mostly share a key: compared with the last one's, most items hash nothing.
+            var last: (key: BatchKey, batch: Int)?
             for index in items.indices.reversed() where phases[index] == .opaque {
                 let key = BatchKey(items[index], depth: .opaque)
-                if merge, let existing = batchOfKey[key] {
+                if merge, let last, last.key == key {
+                    building[last.batch].items.append(index)
+                } else if merge, let existing = batchOfKey[key] {
                     building[existing].items.append(index)
+                    last = (key, existing)
                 } else {
                     batchOfKey[key] = building.count
+                    last = (key, building.count)
                     building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
                 }
             }

@@ -148,6 +148,15 @@ package struct FrameProducer: Sendable {
         return layers.filter(members.contains)
     }
 
+    /// Whether a patch may take `dirty` and `animated` once they are cut to this tree's layers, as far
+    /// as their counts tell: false when, even without every layer the tree holds besides its members,
+    /// they are too many.
+    private func mayPatch(dirty: Set<LayerID> = [], animated: Set<LayerID>, drawsLastFrame: Int) -> Bool {
+        let strangers = members.map { tree.nodes.count - $0.count } ?? 0
+        return RenderGraphBuilder.patchMayTake(dirty: max(dirty.count - strangers, 0), animated: max(animated.count - strangers, 0),
+                                               draws: drawsLastFrame)
+    }
+
     /// `dirty` and `animated` for a patch, as few as the patch needs; nil when they are too many to patch.
     /// The patch itself passes over layers the last frame did not draw (other hosts' among them), so the
     /// sets are cut to this tree's layers (a lookup per layer in a set of every member) only when their
@@ -156,10 +165,7 @@ package struct FrameProducer: Sendable {
     private func patchCandidates(dirty: Set<LayerID>, animated: Set<LayerID>, drawsLastFrame: Int) -> (dirty: Set<LayerID>, animated: Set<LayerID>)? {
         let draws = drawsLastFrame
         if RenderGraphBuilder.patchMayTake(dirty: dirty.count, animated: animated.count, draws: draws) { return (dirty, animated) }
-        guard let members else { return nil }
-        let strangers = tree.nodes.count - members.count
-        guard RenderGraphBuilder.patchMayTake(dirty: max(dirty.count - strangers, 0), animated: max(animated.count - strangers, 0), draws: draws)
-        else { return nil }
+        guard members != nil, mayPatch(dirty: dirty, animated: animated, drawsLastFrame: draws) else { return nil }
         let own = (dirty: ownLayers(of: dirty), animated: ownLayers(of: animated))
         return RenderGraphBuilder.patchMayTake(dirty: own.dirty.count, animated: own.animated.count, draws: draws) ? own : nil
     }
@@ -257,10 +263,13 @@ package struct FrameProducer: Sendable {
             }
             // A frame that drew cached bitmaps (or surfaces for rasterized layers) is not patched: the next
             // one composites them from the cache instead. Nor is one with a group still settling.
+            // Nor one whose animated layers are too many for the next frame to patch: keeping its draws
+            // would only make compiling them copy them all (city: 6,000 draws, 1 ms a frame).
+            let builtDraws = built.passes.reduce(0) { $0 + $1.items.count }
             let retainable = retainsFrames && built.rasterization.rendered.isEmpty && built.rasterization.uncached.isEmpty
                 && state.cacheUses.unsettledGroups == 0 && built.passes.last.map { if case .frame = $0.target { true } else { false } } == true
+                && mayPatch(animated: tree.animatedLayers, drawsLastFrame: builtDraws)
             let builderPasses = retainable ? built.passes : []
-            let builtDraws = built.passes.reduce(0) { $0 + $1.items.count }
             let rendered = built.rasterization.rendered
             var index: CompileIndex?
             graph = compiler.compile(consume built, updatedLayers: updated, index: &index)
