@@ -80,7 +80,7 @@ package struct DrawListCompiler: Sendable {
 
         let frameTarget = frameIndex.map { result.passes[$0].target }
         let nextSurface = (result.passes.compactMap { $0.target.surface?.rawValue }
-            + result.rasterization.reused.keys.map(\.rawValue)).max().map { $0 + 1 } ?? 0
+            + result.rasterization.reused.keys.map(\.rawValue) + result.targetPixelCopies.map(\.surface.rawValue)).max().map { $0 + 1 } ?? 0
         var passes: [RenderPass?] = result.passes.map(Optional.init)
         result.passes = []
         // Why each surface's composite was culled, so the passes it takes along count the same way.
