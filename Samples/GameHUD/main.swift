@@ -202,6 +202,11 @@ final class HUD {
         pausePanel.shadowOpacity = 0.5
         pausePanel.shadowRadius = 12
         pausePanel.shadowOffset = CGSize(width: 0, height: 6)
+        // The shadow's shape, said: an analytic blurred rounded rect, not one worked out from the panel's
+        // drawing (offscreen passes every frame: a layer with a backdrop is never drawn from a cached bitmap).
+        let shadowShape = CGMutablePath()
+        shadowShape.addRoundedRect(in: pausePanel.bounds, cornerWidth: 18, cornerHeight: 18)
+        pausePanel.shadowPath = shadowShape
         for (row, title) in ["PAUSED", "Resume", "Settings", "Quit"].enumerated() {
             let label = CATextLayer()
             label.string = title

@@ -97,20 +97,21 @@ final class GameHUDSampleTests: XCTestCase {
         // Frame 179 (t = 179/60): the pause panel has slid in (centred at (480, 270), 280×220: x 340…620,
         // y 160…380). Its backdrop is the game's tiles blurred (σ = 8), drawn first; over it its black
         // shadow (offset 6 down), which 30 pt and more inside its edges (2.5σ of the shadow's blur, σ = 12:
-        // coverage ≥ 0.99, less than half a level from full) covers fully, at shadowOpacity 0.5 times the
-        // panel's alpha 0.5 (a shadow follows the layer's alpha); over that
-        // the panel's colour at 0.5: 0.5 · panel + 0.5 · (1 − 0.25) · blurred = 0.5 · panel + 0.375 · blurred.
+        // coverage ≥ 0.99, less than half a level from full) covers fully, at shadowOpacity 0.5 (the shadow
+        // of its `shadowPath`, which does not follow the panel's alpha); over that the panel's colour at
+        // 0.5: 0.5 · panel + 0.5 · (1 − 0.5) · blurred = 0.5 · panel + 0.25 · blurred.
         // The probes lie away from the labels' glyphs and more than 3σ from the damage number behind the
         // panel ("-9" in a 120×36 box at (411…531, 203…239)), whose blur would join the tiles'.
         let last = try CGImage(contentsOfPNGFile: out.appendingPathComponent("frame-179.png"))
         let time = 179.0 / 60
         let panel = (0.08, 0.1, 0.16)
         func frosted(_ tiles: (Double, Double, Double)) -> (Double, Double, Double) {
-            (0.5 * panel.0 + 0.375 * tiles.0, 0.5 * panel.1 + 0.375 * tiles.1, 0.5 * panel.2 + 0.375 * tiles.2)
+            (0.5 * panel.0 + 0.25 * tiles.0, 0.5 * panel.1 + 0.25 * tiles.1, 0.5 * panel.2 + 0.25 * tiles.2)
         }
         for (x, y) in [(370, 345), (380, 300), (590, 200)] {
-            // Tolerance 3: LayerKit blurs a wider σ by halving the backdrop first (σ_eff² = 8² + ¼ + ⅔ px²:
-            // the 2×2 average and the bilinear upsampling), and quantises each step to 8 bits.
+            // Tolerance 3: LayerKit blurs a σ over 4 texels at reduced resolution (here the backdrop halved
+            // twice: its 4×4 average and the bilinear upsampling widen σ to about √(8² + 1.25 + 2.67) ≈ 8.2 px),
+            // and quantises each step to 8 bits.
             assertPixel(last, x, y, frosted(blurredTiles(x: x, y: y, time: time, sigma: 8)), tolerance: 3, "the frosted pause panel")
         }
         // The blur shows: at (370, 345), 2 px below a tile row whose colours differ from the tile's own, the
