@@ -66,9 +66,9 @@ extension RenderGraphBuilder {
         let overTargetPixels: PendingBackdrop.TargetPixels
         switch (targetContents, context.isolationDepth) {
         case (.appPixels(copyable: true), 0):
-            overTargetPixels = rect.intersection(PixelRect(minX: 0, minY: 0, maxX: targetWidth, maxY: targetHeight)).map { .copied($0) } ?? .none
+            overTargetPixels = rect.intersection(PixelRect(minX: 0, minY: 0, maxX: targetWidth, maxY: targetHeight)).map { .copied($0) } ?? .noAppPixels
         case (.appPixels(copyable: false), 0): overTargetPixels = .unreadable
-        default: overTargetPixels = .none
+        default: overTargetPixels = .noAppPixels
         }
         context.pendingBackdrops[node.id] = PendingBackdrop(rect: rect, items: backdrop, filters: filters, toPixels: toPixels,
                                                             pixelsPerUnit: pixelsPerUnit, shape: clipInstanceFields(shape, localToPixels: .identity),
@@ -89,7 +89,7 @@ extension RenderGraphBuilder {
 
         enum TargetPixels {
             /// None: the target is cleared, or the backdrop is drawn in an isolated ancestor's surface.
-            case none
+            case noAppPixels
             /// These target pixels (inside the target), copied as the frame begins.
             case copied(PixelRect)
             /// The app's pixels, which this frame cannot read.
@@ -104,7 +104,7 @@ extension RenderGraphBuilder {
         let name = "layer \(node.id)"
         var items = backdrop.items
         switch backdrop.targetPixels {
-        case .none: break
+        case .noAppPixels: break
         case let .copied(region):
             // The target's own pixels first, 1:1 over a transparent surface: an exact copy, under the draws behind.
             let copy = SurfaceID(context.offscreen.nextSurface)
