@@ -1,8 +1,8 @@
 // The game under the HUD: a scrolling tile map drawn with the game's own Vulkan objects — its instance,
-// device, queue, frame image, render pass and command buffer — as a game engine would own them. LayerKit
+// device, queue, frame image, render passes and command buffer — as a game engine would own them. LayerKit
 // is handed these handles and records the HUD into the game's command buffer: inside the game's render
-// pass (`hudPassTarget`, the default), or in a render pass of its own after it, over the game's frame
-// image (`hudTarget`). It creates nothing global on them and never destroys them.
+// pass (`hudPassTarget`), or in a render pass of its own after it, over the game's frame image
+// (`hudTarget`). It creates nothing global on them and never destroys them.
 //
 // To stay short, the game draws without a pipeline: each tile is a rectangle cleared to its terrain's
 // colour inside the game's render pass (`vkCmdClearAttachments`), a few calls a frame, one per terrain.
@@ -45,29 +45,32 @@ final class TileMapGame {
     private(set) var frameImage: VkImage!
     private var frameMemory: VkDeviceMemory!
     private(set) var frameView: VkImageView!
+    /// The game's pass with the HUD drawn inside it: it leaves the frame ready to copy out.
     private(set) var renderPass: VkRenderPass!
+    /// The same pass (compatible: one framebuffer serves both) for frames whose HUD LayerKit draws in a
+    /// pass of its own afterwards: it leaves the frame a colour attachment, for LayerKit's pass to load.
+    private var renderPassBeforeHUD: VkRenderPass!
     private var framebuffer: VkFramebuffer!
     private var commandPool: VkCommandPool!
     private(set) var commandBuffer: VkCommandBuffer!
     private var frameDone: VkFence!
-    /// Whether the HUD is drawn inside the game's render pass (else LayerKit's own pass follows it).
-    let hudInGamePass: Bool
-    /// Headless with the HUD in the game's pass: where the game copies its frame to read it (`readFrame`).
+    /// Headless: where the game copies its frame to read it (`readFrame`).
     private var readbackBuffer: VkBuffer?
     private var readbackMemory: VkDeviceMemory?
     /// In a window: the surface, swapchain and semaphores the frame is shown with (`TileMapGame+Present.swift`).
     var presenter: Presenter?
 
     /// A game drawing `width`×`height` frames, shown in `window` when given (else read back), with the HUD
-    /// drawn inside its render pass (`hudInGamePass`) or after it.
-    init(width: Int, height: Int, window: GameWindow? = nil, hudInGamePass: Bool = true) throws {
+    /// drawn inside its render pass or after it, frame by frame (`drawMap(at:hudInPass:)`).
+    init(width: Int, height: Int, window: GameWindow? = nil) throws {
         (self.width, self.height) = (width, height)
-        self.hudInGamePass = hudInGamePass
         try makeDevice(window: window)
         try makeFrameImage()
-        try makeRenderPass()
+        renderPass = try makeRenderPass(hudInside: true)
+        renderPassBeforeHUD = try makeRenderPass(hudInside: false)
+        try makeFramebuffer()
         try makeCommands()
-        if window == nil && hudInGamePass { try makeReadback() }
+        if window == nil { try makeReadback() }
         if let window, let surface { presenter = try Presenter(game: self, surface: surface, window: window) }
     }
 
@@ -84,6 +87,7 @@ final class TileMapGame {
         vkDestroyCommandPool(device, commandPool, nil)
         vkDestroyFramebuffer(device, framebuffer, nil)
         vkDestroyRenderPass(device, renderPass, nil)
+        vkDestroyRenderPass(device, renderPassBeforeHUD, nil)
         vkDestroyImageView(device, frameView, nil)
         vkDestroyImage(device, frameImage, nil)
         vkFreeMemory(device, frameMemory, nil)
@@ -93,7 +97,8 @@ final class TileMapGame {
     }
 
     /// Where LayerKit draws the HUD by default: inside the game's render pass (subpass 0, one RGBA8 colour
-    /// attachment, no depth), over the tiles, with no render pass of its own.
+    /// attachment, no depth), over the tiles, with no render pass of its own. Background filters there
+    /// cannot see the tiles (not drawn yet when LayerKit's offscreen passes run): see `hudTarget`.
     var hudPassTarget: CARenderer.VulkanTarget {
         CARenderer.VulkanTarget(
             instance: instance, physicalDevice: physicalDevice, device: device, queueFamilyIndex: queueFamily,
@@ -101,14 +106,21 @@ final class TileMapGame {
             width: width, height: height)
     }
 
-    /// Where LayerKit draws the HUD with `--hud-in-own-pass`: the game's frame image, kept (`initialLayout`:
-    /// where the game's render pass leaves it), left ready to copy out.
+    /// Where LayerKit draws the HUD in a render pass of its own after the game's (while the pause panel's
+    /// blur shows, and always with `--hud-in-own-pass`): the game's frame image, kept (`initialLayout`: where
+    /// `renderPassBeforeHUD` leaves it), so background filters blur the tiles; left ready to copy out.
     var hudTarget: CARenderer.VulkanTarget {
-        CARenderer.VulkanTarget(
+        var target = CARenderer.VulkanTarget(
             instance: instance, physicalDevice: physicalDevice, device: device, queueFamilyIndex: queueFamily,
             image: frameImage, imageView: frameView, format: VK_FORMAT_R8G8B8A8_UNORM.rawValue, width: width, height: height,
             finalLayout: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL.rawValue, initialLayout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL.rawValue)
+        target.imageUsage = Self.frameImageUsage
+        return target
     }
+
+    /// How the frame image is used: drawn into, and copied out of (to the window or the host, and by
+    /// LayerKit for the pause panel's blurred backdrop).
+    static let frameImageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue
 
     /// The terrain of tile (x, y): rolling hills of a few sines, the same for every run.
     static func terrain(_ x: Int, _ y: Int) -> Int {
@@ -136,11 +148,12 @@ final class TileMapGame {
     }
 
     /// Records the game's render pass at `time`: the tiles in view, cleared terrain by terrain, then
-    /// `inPass` (the HUD, drawn inside the pass) before the pass ends.
-    func drawMap(at time: Double, inPass: (VkCommandBuffer) throws -> Void = { _ in }) throws {
+    /// `hudInPass` (the HUD, drawn inside the pass) before the pass ends. Without `hudInPass` the pass leaves
+    /// the frame for the HUD to be drawn over after it (`hudTarget`).
+    func drawMap(at time: Double, hudInPass: ((VkCommandBuffer) throws -> Void)? = nil) throws {
         var passInfo = VkRenderPassBeginInfo()
         passInfo.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO
-        passInfo.renderPass = renderPass
+        passInfo.renderPass = hudInPass == nil ? renderPassBeforeHUD : renderPass
         passInfo.framebuffer = framebuffer
         passInfo.renderArea = VkRect2D(offset: VkOffset2D(x: 0, y: 0), extent: VkExtent2D(width: UInt32(width), height: UInt32(height)))
         vkCmdBeginRenderPass(commandBuffer, &passInfo, VK_SUBPASS_CONTENTS_INLINE)
@@ -169,11 +182,11 @@ final class TileMapGame {
             clear.clearValue.color.float32 = (c.x, c.y, c.z, c.w)
             terrainRects.withUnsafeBufferPointer { vkCmdClearAttachments(commandBuffer, 1, &clear, UInt32($0.count), $0.baseAddress) }
         }
-        try inPass(commandBuffer)
+        try hudInPass?(commandBuffer)
         vkCmdEndRenderPass(commandBuffer)
     }
 
-    /// The frame last submitted, read back (headless, with the HUD in the game's pass): waits for it.
+    /// The frame last submitted, read back (headless): waits for it.
     func readFrame() throws -> CGImage {
         guard let readbackMemory else { throw GameVulkanError(call: "readFrame (no readback buffer)", result: VK_ERROR_INITIALIZATION_FAILED) }
         var fence: VkFence? = frameDone
@@ -194,7 +207,7 @@ final class TileMapGame {
     func submitFrame(signalling completion: (semaphore: OpaquePointer, value: UInt64)?) throws {
         let shown = try presenter?.recordCopy(from: frameImage, width: width, height: height, into: commandBuffer)
         if let readbackBuffer {
-            // The frame (in TRANSFER_SRC_OPTIMAL, where the game's pass leaves it) into the host's buffer.
+            // The frame (in TRANSFER_SRC_OPTIMAL, where the game's pass or LayerKit's leaves it) into the host's buffer.
             var region = VkBufferImageCopy()
             region.imageSubresource = VkImageSubresourceLayers(aspectMask: VK_IMAGE_ASPECT_COLOR_BIT.rawValue, mipLevel: 0, baseArrayLayer: 0, layerCount: 1)
             region.imageExtent = VkExtent3D(width: UInt32(width), height: UInt32(height), depth: 1)
@@ -358,7 +371,7 @@ final class TileMapGame {
         info.arrayLayers = 1
         info.samples = VK_SAMPLE_COUNT_1_BIT
         info.tiling = VK_IMAGE_TILING_OPTIMAL
-        info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue
+        info.usage = Self.frameImageUsage
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
         info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
         var image: VkImage?
@@ -384,10 +397,10 @@ final class TileMapGame {
 
     /// One colour attachment, its old contents dropped (every pixel gets a tile). With the HUD drawn inside
     /// the pass it ends ready to copy out (TRANSFER_SRC_OPTIMAL; the second dependency makes the pass's
-    /// writes visible to the copy); else it is left for LayerKit's pass to draw over (COLOR_ATTACHMENT_OPTIMAL).
-    /// The first dependency orders it after the last frame's copy out of it; the HUD blends (reads the
-    /// attachment) as well as writes.
-    private func makeRenderPass() throws {
+    /// writes visible to the copy); else it is left for LayerKit's pass to draw over (COLOR_ATTACHMENT_OPTIMAL,
+    /// LayerKit's barriers order its reads and writes after the pass's). The first dependency orders it after
+    /// the last frame's copy out of it; the HUD blends (reads the attachment) as well as writes.
+    private func makeRenderPass(hudInside: Bool) throws -> VkRenderPass {
         var attachment = VkAttachmentDescription()
         attachment.format = VK_FORMAT_R8G8B8A8_UNORM
         attachment.samples = VK_SAMPLE_COUNT_1_BIT
@@ -396,7 +409,7 @@ final class TileMapGame {
         attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
         attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED
-        attachment.finalLayout = hudInGamePass ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
+        attachment.finalLayout = hudInside ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL
         var reference = VkAttachmentReference(attachment: 0, layout: VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)
         var dependencies = [VkSubpassDependency(), VkSubpassDependency()]
         dependencies[0].srcSubpass = VK_SUBPASS_EXTERNAL
@@ -426,15 +439,20 @@ final class TileMapGame {
                         info.pAttachments = attachmentPointer
                         info.subpassCount = 1
                         info.pSubpasses = subpassPointer
-                        info.dependencyCount = hudInGamePass ? 2 : 1
+                        // Both dependencies in both passes: passes that differ in them are not compatible, and
+                        // one framebuffer serves both (the second is then LayerKit's copies' to wait on).
+                        info.dependencyCount = 2
                         info.pDependencies = dependencyPointer.baseAddress
                         try check(vkCreateRenderPass(device, &info, nil, &created), "vkCreateRenderPass")
                     }
                 }
             }
         }
-        renderPass = created
+        return created!
+    }
 
+    /// The frame's framebuffer, made with `renderPass` and compatible with `renderPassBeforeHUD`.
+    private func makeFramebuffer() throws {
         var view: VkImageView? = frameView
         var framebufferInfo = VkFramebufferCreateInfo()
         framebufferInfo.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO

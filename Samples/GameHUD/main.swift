@@ -5,10 +5,16 @@
 // on the game's device, in the game's command buffer (`CARenderer(vulkanTarget:)` with a
 // `VulkanRenderPass`; `prepareRender(recordingInto:)` before the pass, `render(inRenderPassOf:)` in it): a
 // health bar with a gradient, damage numbers that float up and fade, a round minimap scrolling with the
-// map, a spinner, and a pause panel that slides in — no render pass of LayerKit's and no submission of its
-// own for the frame, and no Vulkan instance or device of its own in the process. `--hud-in-own-pass`
-// draws the HUD the other way: in a render pass of LayerKit's after the game's, over the game's frame
-// image (`initialLayout` keeps its pixels; `render(recordingInto:)`).
+// map, a spinner — no render pass of LayerKit's and no submission of its own for the frame, and no Vulkan
+// instance or device of its own in the process.
+//
+// The pause panel that slides in from 2.5 s frosts the tiles behind it (`backgroundFilters`, a Gaussian
+// blur). Inside the game's pass LayerKit cannot read the tiles: its offscreen passes, where the blur runs,
+// are recorded before the pass draws them. So while the panel shows, the game ends its pass first and
+// LayerKit draws the HUD in a render pass of its own after it, over the game's frame image
+// (`initialLayout` keeps its pixels, which the backdrop copies; `render(recordingInto:)`, same command
+// buffer, still no submission of LayerKit's): one render pass more for those frames, the price of
+// blurring pixels that must exist before they are blurred. `--hud-in-own-pass` draws every frame that way.
 //
 //   swift run GameHUD                                   (the game's window, until closed or Escape)
 //   swift run GameHUD --headless --out out/gamehud      (PNG frames: the game's tiles with the HUD over them)
@@ -42,12 +48,15 @@ struct GameHUD: ParsableCommand {
                 print("No window (\(error)); rendering headless instead.")
             }
         }
-        let game = try TileMapGame(width: width, height: height, window: window, hudInGamePass: !hudInOwnPass)
-        var target = hudInOwnPass ? game.hudTarget : game.hudPassTarget
-        target.timelineSemaphores = true  // the game's device has them: its submission completes the HUD's frames
-        let renderer = try CARenderer(vulkanTarget: target)
-        // To write PNGs from LayerKit's own pass; inside the game's pass the game reads its frame back.
-        renderer.readsBack = window == nil && hudInOwnPass
+        let game = try TileMapGame(width: width, height: height, window: window)
+        /// Where the HUD is drawn: after the game's pass (over its kept frame) or inside it.
+        func target(afterGamePass: Bool) -> CARenderer.VulkanTarget {
+            var target = afterGamePass ? game.hudTarget : game.hudPassTarget
+            target.timelineSemaphores = true  // the game's device has them: its submission completes the HUD's frames
+            return target
+        }
+        var hudAfterGamePass = hudInOwnPass
+        let renderer = try CARenderer(vulkanTarget: target(afterGamePass: hudAfterGamePass))
         let hud = HUD(size: renderer.bounds.size)
         renderer.layer = hud.root
 
@@ -62,8 +71,15 @@ struct GameHUD: ParsableCommand {
             let commands = try game.beginFrame()      // the game's frame, in its command buffer
             hud.update(at: t)                          // the HUD's model, as the game's logic would change it
             CATransaction.flush()
+            // The frosted pause panel needs the tiles drawn before LayerKit's passes: the HUD moves after the
+            // game's pass while it shows (the last frame is done: the game waited for it in `beginFrame`).
+            let afterGamePass = hudInOwnPass || hud.pausePanelShows(at: t)
+            if afterGamePass != hudAfterGamePass {
+                hudAfterGamePass = afterGamePass
+                try renderer.setVulkanTarget(target(afterGamePass: afterGamePass))
+            }
             renderer.beginFrame(atTime: start + t)
-            if hudInOwnPass {
+            if hudAfterGamePass {
                 try game.drawMap(at: t)
                 try renderer.render(recordingInto: commands)  // the HUD over the game's pixels, in the same buffer
             } else {
@@ -73,15 +89,17 @@ struct GameHUD: ParsableCommand {
             renderer.endFrame()
             try game.submitFrame(signalling: renderer.frameCompletion)  // the frame's one submission (and present): the game's
             if window == nil {
-                let image = hudInOwnPass ? try renderer.snapshot() : try game.readFrame()
-                try image.pngData().write(to: folder.appendingPathComponent(String(format: "frame-%03d.png", frame)))
+                try game.readFrame().pngData().write(to: folder.appendingPathComponent(String(format: "frame-%03d.png", frame)))
             }
             frame += 1
         }
         let statistics = renderer.lastFrameStatistics
+        // LayerKit's passes: over the game's frame (none inside the game's pass) and offscreen (effects).
+        let offscreenPasses = statistics.offscreenReasons.count
         let shown = window == nil ? "Wrote \(frame) frames (\(width)x\(height)) to \(folder.standardizedFileURL.path)/frame-000.png …"
             : "Presented \(game.presenter?.framesPresented ?? 0) frames in the game's window"
-        print("\(shown); the HUD's last frame: \(statistics.drawCalls) draw calls, \(statistics.passes) render passes of LayerKit's; "
+        print("\(shown); the HUD's last frame: \(statistics.drawCalls) draw calls, \(statistics.passes - offscreenPasses) render passes of LayerKit's "
+            + "over the game's frame and \(offscreenPasses) offscreen; "
             + "LayerKit made \(renderer.queueSubmissions) queue submissions; LayerKit created \(VulkanCensus.created.instances) Vulkan instances and \(VulkanCensus.created.devices) devices "
             + "in this process")
     }
@@ -100,6 +118,13 @@ final class HUD {
     private let size: CGSize
     static let healthWidth: CGFloat = 260
     static let hitInterval = 0.8
+    /// When the pause panel starts sliding in, in seconds of game time.
+    static let pauseBegins = 2.5
+    /// The pause panel's backdrop blur: CIGaussianBlur's `inputRadius`, its standard deviation in points.
+    static let pauseBlurRadius = 8.0
+
+    /// Whether the pause panel is on screen at `t` (it slides in from `pauseBegins` and stays).
+    func pausePanelShows(at t: Double) -> Bool { t >= Self.pauseBegins }
 
     init(size: CGSize) {
         self.size = size
@@ -168,13 +193,20 @@ final class HUD {
         spinner.addSublayer(bar)
         root.addSublayer(spinner)
 
-        // The pause panel, off screen to the right until the game pauses.
+        // The pause panel, off screen to the right until the game pauses: frosted glass over the game, its
+        // tiles blurred behind it (σ = 8 px) under a half-transparent tint.
         pausePanel.bounds = CGRect(x: 0, y: 0, width: 280, height: 220)
-        pausePanel.backgroundColor = CGColor(red: 0.08, green: 0.1, blue: 0.16, alpha: 0.8)
+        pausePanel.backgroundColor = CGColor(red: 0.08, green: 0.1, blue: 0.16, alpha: 0.5)
+        pausePanel.backgroundFilters = [CIFilter(name: "CIGaussianBlur", parameters: ["inputRadius": Self.pauseBlurRadius])!]
         pausePanel.cornerRadius = 18
         pausePanel.shadowOpacity = 0.5
         pausePanel.shadowRadius = 12
         pausePanel.shadowOffset = CGSize(width: 0, height: 6)
+        // The shadow's shape, said: an analytic blurred rounded rect, not one worked out from the panel's
+        // drawing (offscreen passes every frame: a layer with a backdrop is never drawn from a cached bitmap).
+        let shadowShape = CGMutablePath()
+        shadowShape.addRoundedRect(in: pausePanel.bounds, cornerWidth: 18, cornerHeight: 18)
+        pausePanel.shadowPath = shadowShape
         for (row, title) in ["PAUSED", "Resume", "Settings", "Quit"].enumerated() {
             let label = CATextLayer()
             label.string = title
@@ -216,7 +248,7 @@ final class HUD {
         spinner.transform = CATransform3DMakeRotation(CGFloat((t * 12).rounded(.down)) * 2 * .pi / 12, 0, 0, 1)
 
         // Pause: from 2.5 s the panel slides in over 0.4 s, eased out.
-        let p = min(max((t - 2.5) / 0.4, 0), 1)
+        let p = min(max((t - Self.pauseBegins) / 0.4, 0), 1)
         let eased = 1 - (1 - p) * (1 - p) * (1 - p)
         pausePanel.position = CGPoint(x: size.width + 160 - CGFloat(eased) * (size.width / 2 + 160), y: size.height / 2)
         CATransaction.commit()

@@ -20,12 +20,18 @@ extension CARenderer {
         /// caller's thread: the app must not use that queue at the same time.
         public var queueFamilyIndex: UInt32
         public var queueIndex: UInt32
-        /// The image drawn into, with `COLOR_ATTACHMENT` usage (and `TRANSFER_SRC` for `snapshot()`), and
-        /// a view of it. Each frame clears it to `clearColor` and draws the tree, premultiplied — or, with
-        /// `initialLayout`, draws the tree over what the image holds. nil for a target that is the app's
-        /// render pass (`renderPass`).
+        /// The image drawn into, with `COLOR_ATTACHMENT` and `TRANSFER_SRC` usage (LayerKit's pass leaves it
+        /// in `TRANSFER_SRC_OPTIMAL`; `snapshot()` copies from it, and so do background filters over the
+        /// app's kept pixels), and a view of it. Each frame clears it to `clearColor` and draws the tree,
+        /// premultiplied — or, with `initialLayout`, draws the tree over what the image holds. nil for a
+        /// target that is the app's render pass (`renderPass`).
         public var image: OpaquePointer?
         public var imageView: OpaquePointer?
+        /// The image's `VkImageUsageFlags` as the app created it, when the app says (nil, the default: not
+        /// said; Vulkan offers no way to ask). With them, a target whose image lacks `COLOR_ATTACHMENT` or
+        /// `TRANSFER_SRC` usage is refused when the renderer is made, rather than failing validation (or
+        /// worse, without validation) at its first frame.
+        public var imageUsage: UInt32?
         /// The image's format, a `VkFormat` value: `VK_FORMAT_R8G8B8A8_UNORM` (37) or `VK_FORMAT_B8G8R8A8_UNORM` (44).
         /// For a render pass target, its `colorFormat`.
         public var format: UInt32
@@ -43,7 +49,11 @@ extension CARenderer {
         /// nil (the default): each frame clears the image. A `VkImageLayout` value: each frame keeps what
         /// the image holds, which is in that layout when the frame begins, and draws the tree over it — a
         /// HUD over the game's own frame (`clearColor` is then not drawn). The app's commands that drew the
-        /// image must be done first: submitted earlier on the same queue, or signalling `waitSemaphore`.
+        /// image must be done first: submitted earlier on the same queue, or signalling `waitSemaphore`,
+        /// and drawn by colour attachment writes or transfers. A layer's `backgroundFilters` then see the
+        /// app's pixels under it, as a screen would show them: the frame copies the part of the image a
+        /// backdrop needs (a blit at the transfer stage, which `waitSemaphore` then also guards) before
+        /// LayerKit draws over it.
         public var initialLayout: UInt32?
         /// The app's render pass LayerKit draws inside (nil: an image target). See `VulkanRenderPass`.
         public var renderPass: VulkanRenderPass?

@@ -436,6 +436,13 @@ public final class CARenderer: @unchecked Sendable {
         // A frame drawn over the app's kept pixels (its image, or inside its render pass) never turns its
         // first draw into the clear it skips.
         producer.compiler.promotesClears = vulkanTarget.map { $0.initialLayout == nil && $0.renderPass == nil } ?? true
+        // What background filters see under LayerKit's draws: the app's kept image is copied; inside the
+        // app's render pass its pixels of that pass are not drawn yet when the offscreen passes run.
+        producer.builder.targetContents = switch (vulkanTarget?.renderPass, vulkanTarget?.initialLayout) {
+        case (.some, _): .appPixels(copyable: false)
+        case (nil, .some): .appPixels(copyable: true)
+        case (nil, nil): .cleared
+        }
         // Let go of the last frame's graph first: an image only it still holds (a backing store just
         // partly redrawn) is then gone, so the new image may take over its atlas rect (`ImageAtlas`); and
         // the producer patches its last graph in place only when nothing else holds it (`RetainedFrame`).
@@ -445,6 +452,10 @@ public final class CARenderer: @unchecked Sendable {
         let (graph, events) = producer.produceFrame(at: frameTime ?? CACurrentMediaTime())
         AnimationCallbacks.shared.post(events)
         lastGraph = graph
+        if let layer = graph.backdropsWithoutTargetPixels.first, !saidBackdropsMissAppPixels {
+            saidBackdropsMissAppPixels = true
+            LayerKitDiagnostics.emit(.backdropWithoutAppPixels(layer: "layer \(layer.rawValue)"))
+        }
         // The previous frame is complete by now or soon: report it, GPU results included.
         if let statisticsReporter, hasUnreportedFrame {
             statisticsReporter.record(lastFrameStatistics, graph: unreportedGraph)
@@ -467,6 +478,10 @@ public final class CARenderer: @unchecked Sendable {
         if statisticsReporter != nil { unreportedGraph = statisticsReporter?.includesGraph == true ? graph : nil }
         hasUnreportedFrame = statisticsReporter != nil
     }
+
+    /// Whether `LayerKitDiagnostic.backdropWithoutAppPixels` was emitted (once per renderer: every frame
+    /// drawn inside the app's pass would repeat it).
+    private var saidBackdropsMissAppPixels = false
 
     /// The frame `prepareRender(recordingInto:)` recorded up to the app's render pass: its graph and when
     /// producing and recording it started.

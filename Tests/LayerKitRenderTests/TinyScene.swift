@@ -11,6 +11,8 @@ struct TinyScene {
     /// Whether settled groups and effects are drawn from cached bitmaps (`RenderGraphBuilder.cachesGroups`);
     /// off where a test counts the passes a frame draws from scratch.
     var cachesGroups = true
+    /// What the frame's target holds before the first draw (`RenderGraphBuilder.targetContents`).
+    var targetContents = TargetContents.cleared
 
     init(width: Int = 64, height: Int = 64) {
         self.width = width
@@ -49,6 +51,7 @@ struct TinyScene {
         var builder = RenderGraphBuilder(targetWidth: width, targetHeight: height,
                                          viewport: CGRect(x: 0, y: 0, width: width, height: height), scale: 1)
         builder.cachesGroups = cachesGroups
+        builder.targetContents = targetContents
         return builder.build(tree: tree, root: root.layerID)
     }
 

@@ -1,6 +1,7 @@
 import CVulkan
 import Foundation
 import LayerKit
+import LayerKitTestSupport
 @testable import LayerKitVulkan
 import XCTest
 
@@ -146,6 +147,48 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         XCTAssertEqual(own.lastFrameStatistics.passes, 3, "LayerKit's own passes: the two surfaces of the mask, and the frame's")
         assertPixels(after, "LayerKit's own pass", tolerance: 1, probes: expected)
         assertPixels(inside, "inside the app's pass, compared with LayerKit's own") { x, y in PixelRGBA(after, x, y) }
+        XCTAssertEqual(game.context.validationMessages, [])
+    }
+
+    /// Background filters inside the app's pass cannot see the app's pixels of that pass (LayerKit's
+    /// offscreen passes run before it): the backdrop holds LayerKit's draws only — here none, so an
+    /// inverting background filter leaves the app's frame as it is — and LayerKit says so once
+    /// (`backdropWithoutAppPixels`), not every frame. Drawn in LayerKit's own pass over the app's image after
+    /// the app's pass, the same HUD inverts the app's pixels under the panel (0, 0, 32, 32): its green square
+    /// (0, 1, 0) becomes (1, 0, 1), its red (1, 0, 0) becomes (0, 1, 1); beyond the panel the red stays.
+    func testABackgroundFilterInsideTheAppsPassSeesOnlyLayerKitsDrawsAndSaysSoOnce() throws {
+        let game = try TestGame(depthStencil: true)
+        func hud() -> CALayer {
+            let root = makeRoot()
+            let panel = makeLayer(CGRect(x: 0, y: 0, width: 32, height: 32), nil, in: root)
+            panel.backgroundFilters = [CIFilter(name: "CIColorInvert")!]
+            return root
+        }
+        let diagnostics = DiagnosticCapture()
+        let (inside, _) = try drawInside(game, hud(), frames: 2)
+        assertPixels(inside, "a backdrop inside the app's pass", tolerance: 1, probes: [
+            Probe("the app's square, not inverted", 4, 4, PixelRGBA(0, 255, 0, 255)),
+            Probe("the app's red, not inverted", 20, 20, PixelRGBA(255, 0, 0, 255)),
+        ])
+        XCTAssertEqual(diagnostics.names.filter { $0 == "backdropWithoutAppPixels" }.count, 1, "\(diagnostics.names)")
+
+        let own = try CARenderer(vulkanTarget: game.imageTarget())
+        own.layer = hud()
+        let after = try game.frame(keepingImageForLayerKit: true) { commandBuffer, stage in
+            switch stage {
+            case .beforePass: own.beginFrame(atTime: 0)
+            case .inPass: break
+            case .afterPass:
+                try own.render(recordingInto: commandBuffer)
+                own.endFrame()
+            }
+        }
+        assertPixels(after, "a backdrop over the app's image", tolerance: 1, probes: [
+            Probe("the app's square, inverted", 4, 4, PixelRGBA(255, 0, 255, 255)),
+            Probe("the app's red, inverted", 20, 20, PixelRGBA(0, 255, 255, 255)),
+            Probe("the app's red beyond the panel", 40, 40, PixelRGBA(255, 0, 0, 255)),
+        ])
+        XCTAssertEqual(diagnostics.names.filter { $0 == "backdropWithoutAppPixels" }.count, 1, "no more: LayerKit's own pass sees the app's pixels")
         XCTAssertEqual(game.context.validationMessages, [])
     }
 

@@ -62,6 +62,11 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
     /// emitter's `preservesDepth`, an emitter's `emitterZPosition` or `emitterDepth`): the layer draws as if
     /// it had its default.
     case propertyNotDrawn(layer: String, key: String, drawnAs: String)
+    /// A layer's `backgroundFilters` are drawn inside an app's render pass (`CARenderer.render(inRenderPassOf:)`),
+    /// where the app's pixels of that pass are not drawn yet when LayerKit's offscreen passes run: the
+    /// backdrop holds only what LayerKit draws behind the layer, not the app's frame. Draw such frames over
+    /// the app's image after its pass instead (a `VulkanTarget` with `initialLayout`). Reported once per renderer.
+    case backdropWithoutAppPixels(layer: String)
     /// A `CIColorKernel`'s source did not compile (`line` of the kernel's source, when glslang named one);
     /// layers draw without the filter. Reported once per kernel.
     case kernelCompileFailed(kernel: String, line: Int?, message: String)
@@ -93,6 +98,7 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
         case .filterNotDrawn: "filterNotDrawn"
         case .kernelCompileFailed: "kernelCompileFailed"
         case .propertyNotDrawn: "propertyNotDrawn"
+        case .backdropWithoutAppPixels: "backdropWithoutAppPixels"
         }
     }
 
@@ -144,6 +150,8 @@ public enum LayerKitDiagnostic: Equatable, Sendable, CustomStringConvertible {
             "\(property): \(filter) is stored and animated but not drawn by this renderer; the layer draws without it"
         case let .propertyNotDrawn(layer, key, drawnAs):
             "\(layer).\(key) is stored but not drawn by this renderer; it draws as \(drawnAs)"
+        case let .backdropWithoutAppPixels(layer):
+            "\(layer): background filters drawn inside the app's render pass see only LayerKit's draws behind the layer, not the app's pixels (not drawn yet when LayerKit's offscreen passes run); draw over the app's image after its pass to blur them"
         case let .kernelCompileFailed(kernel, line, message):
             "CIColorKernel '\(kernel)'\(line.map { " line \($0)" } ?? ""): \(message); layers draw without it"
         }

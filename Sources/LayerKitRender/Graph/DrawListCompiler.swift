@@ -22,7 +22,7 @@
 /// never culled, nothing is batched across one (`Batcher`), and stencil-clipped items are never opaque
 /// (occluders or depth-phase draws): they paint only part of their shape.
 /// A culled composite of an offscreen surface takes the surface's pass (and the passes only it
-/// sampled) with it. `disableCulling` keeps every item and draws the frame without a depth test;
+/// sampled) with it, and a copy of the target's pixels nothing kept samples (`targetPixelCopies`). `disableCulling` keeps every item and draws the frame without a depth test;
 /// `disableBatching` gives every item its own draw call in painter's order and leaves the atlas unused.
 /// Neither changes a pixel; the views do (that is what they are for) and turn the depth test off.
 /// Cost: O(n) per pass plus the culler's and batcher's costs; no GPU.
@@ -80,7 +80,7 @@ package struct DrawListCompiler: Sendable {
 
         let frameTarget = frameIndex.map { result.passes[$0].target }
         let nextSurface = (result.passes.compactMap { $0.target.surface?.rawValue }
-            + result.rasterization.reused.keys.map(\.rawValue)).max().map { $0 + 1 } ?? 0
+            + result.rasterization.reused.keys.map(\.rawValue) + result.targetPixelCopies.map(\.surface.rawValue)).max().map { $0 + 1 } ?? 0
         var passes: [RenderPass?] = result.passes.map(Optional.init)
         result.passes = []
         // Why each surface's composite was culled, so the passes it takes along count the same way.
@@ -189,6 +189,8 @@ package struct DrawListCompiler: Sendable {
         let drawnSurfaces = Set(passes.compactMap { $0?.target.surface })
         result.rasterization.rendered = result.rasterization.rendered.filter { drawnSurfaces.contains($0.key) }
         result.rasterization.uncached = result.rasterization.uncached.filter { drawnSurfaces.contains($0) }
+        // A copy of the target's pixels whose readers were all culled is not made.
+        result.targetPixelCopies.removeAll { !sampled.contains($0.surface) }
 
         // The overdraw view counts the frame pass's fragments in a surface of its own.
         var countPass: RenderPass?

@@ -11,6 +11,8 @@ import LayerKit
 /// each draw instead of the group (overlaps show through), masks are not applied (their
 /// destination-in draws are dropped), and the ancestors' clips on a rasterized layer's composite are
 /// lost. A composite sampling part of a shared target takes only the draws that fall in that part.
+/// Copies of the target's kept pixels (`targetPixelCopies`) are surfaces too: they and the draws that
+/// sample them are dropped (a backdrop then holds LayerKit's draws only).
 /// Rasterization cache entries reused from earlier frames are still sampled (they need no new
 /// memory). Rebuilt passes lose their compiled plan (`drawPlan` batches them in painter's order) and
 /// their depth ordering. Cost: O(items of the dropped surfaces × nesting depth).
@@ -60,6 +62,13 @@ extension RenderGraph {
         }
         result.rasterization.rendered = [:]
         result.rasterization.uncached = []
+        let copied = Set(targetPixelCopies.map(\.surface))
+        result.targetPixelCopies = []
+        for index in result.passes.indices where result.passes[index].items.contains(where: { $0.texture?.surface.map(copied.contains) == true }) {
+            result.passes[index].items.removeAll { $0.texture?.surface.map(copied.contains) == true }
+            result.passes[index].drawOrder = []
+            result.passes[index].batches = []
+        }
         return result
     }
 

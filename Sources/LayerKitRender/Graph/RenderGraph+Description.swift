@@ -8,7 +8,8 @@
 ///         pass 0 · mask of layer #3 → surface 0 32×24 · mask · 1 item
 ///
 /// A surface reused from the rasterization cache (drawn by no pass of this graph) shows under the pass
-/// sampling it as `cached · rasterized layer 3 → surface 4 40×40`.
+/// sampling it as `cached · rasterized layer 3 → surface 4 40×40`; one copied from the target's kept
+/// pixels (`targetPixelCopies`) as `copied · target pixels (8, 8)–(72, 40) → surface 0 64×32`.
 ///
 /// A compiled pass (`DrawListCompiler`) also says its batches, whether it is depth-ordered and what was
 /// culled: `pass 0 · frame → frame 64×64 · 1 item · 1 batch · depth-ordered · culled 0 off-target, 63 occluded`.
@@ -54,6 +55,10 @@ extension RenderGraph: CustomStringConvertible {
             for case let surface? in passes[index].items.lazy.map({ $0.texture?.surface }) {
                 guard let reused = rasterization.reused[surface], cached.insert(surface).inserted else { continue }
                 lines.append(indent + "  cached · \(reused.entry) → \(surface) \(reused.width)×\(reused.height)")
+            }
+            for copy in targetPixelCopies where passes[index].items.contains(where: { $0.texture?.surface == copy.surface }) {
+                let region = copy.region
+                lines.append(indent + "  copied · target pixels (\(region.minX), \(region.minY))–(\(region.maxX), \(region.maxY)) → \(copy.surface) \(region.width)×\(region.height)")
             }
         }
         for index in passes.indices.reversed() where !isRead[index] {

@@ -3,7 +3,8 @@
 /// The builder asserts them in debug builds (`RenderGraphBuilder.build`); tests call
 /// `invariantViolations` directly. Rules: each surface is drawn by exactly one pass, with a positive
 /// size; every surface an item samples was drawn by an earlier pass, or is a rasterization cache entry
-/// reused from an earlier frame (`rasterization.reused`, which no pass draws); every surface drawn is sampled by
+/// reused from an earlier frame (`rasterization.reused`, which no pass draws), or is copied from the frame
+/// target's kept pixels (`targetPixelCopies`: no pass draws it, it has pixels and is sampled); every surface drawn is sampled by
 /// a later pass (an unread pass is wasted work); an offscreen pass says why it exists, a pass into the
 /// frame does not; a compiled pass's draw plan draws every item exactly once, each batch of one key;
 /// stencil clip commands nest (a push at the current level, a pop at the level below, every other item
@@ -25,6 +26,8 @@ extension RenderGraph {
         case malformedDrawPlan(pass: Int)
         /// Pass `pass`'s stencil clip commands do not nest, or an item's level is not the one in force.
         case unbalancedStencilClips(pass: Int)
+        /// `surface`, copied from the frame target's pixels, is copied twice, has no pixels, or no pass samples it.
+        case malformedTargetPixelCopy(surface: SurfaceID)
 
         package var description: String {
             switch self {
@@ -35,6 +38,7 @@ extension RenderGraph {
             case let .reasonMismatch(pass): "pass \(pass): an offscreen pass needs a reason, the frame's pass has none"
             case let .malformedDrawPlan(pass): "pass \(pass): the draw order and batches do not draw every item once with its own key"
             case let .unbalancedStencilClips(pass): "pass \(pass): stencil clip pushes and pops do not nest, or an item's stencil level is not the one in force"
+            case let .malformedTargetPixelCopy(surface): "\(surface) is copied from the target's pixels twice, with no pixels, or never sampled"
             }
         }
     }
@@ -44,9 +48,10 @@ extension RenderGraph {
         var violations: [InvariantViolation] = []
         var drawnBy: [SurfaceID: Int] = [:]
         var lastSampledBy: [SurfaceID: Int] = [:]
+        let copied = Set(targetPixelCopies.map(\.surface))
         for (index, pass) in passes.enumerated() {
             for case let surface? in pass.items.lazy.map({ $0.texture?.surface }) {
-                if drawnBy[surface] == nil && lastSampledBy[surface] != index && rasterization.reused[surface] == nil {
+                if drawnBy[surface] == nil && lastSampledBy[surface] != index && rasterization.reused[surface] == nil && !copied.contains(surface) {
                     violations.append(.sampledBeforeRendered(pass: index, surface: surface))
                 }
                 lastSampledBy[surface] = index
@@ -55,7 +60,7 @@ extension RenderGraph {
             if !pass.hasNestedStencilClips { violations.append(.unbalancedStencilClips(pass: index)) }
             switch pass.target {
             case let .offscreen(surface, width, height):
-                if drawnBy[surface] != nil || rasterization.reused[surface] != nil {
+                if drawnBy[surface] != nil || rasterization.reused[surface] != nil || copied.contains(surface) {
                     violations.append(.renderedTwice(pass: index, surface: surface))
                 } else {
                     drawnBy[surface] = index
@@ -69,6 +74,11 @@ extension RenderGraph {
         // Sampled by a later pass (a pass sampling its own target was reported above).
         for (surface, pass) in drawnBy.sorted(by: { $0.value < $1.value }) where (lastSampledBy[surface] ?? -1) <= pass {
             violations.append(.neverSampled(pass: pass, surface: surface))
+        }
+        var copiedBefore = Set<SurfaceID>()
+        for copy in targetPixelCopies where !copiedBefore.insert(copy.surface).inserted || copy.region.isEmpty
+            || lastSampledBy[copy.surface] == nil || rasterization.reused[copy.surface] != nil {
+            violations.append(.malformedTargetPixelCopy(surface: copy.surface))
         }
         return violations
     }

@@ -1,10 +1,13 @@
+import LayerKit
+
 /// What a frame draws: passes in execution order, each into a target, each with its draw list.
 ///
 /// A value, printable (`description`, see `RenderGraph+Description.swift`) and checkable
 /// (`invariantViolations`, see `RenderGraph+Invariants.swift`) without a GPU. The last pass draws into the
 /// frame's target (the swapchain image or the headless image); earlier passes draw offscreen surfaces that
 /// later passes sample (`TextureSource.surface`). Each surface is drawn by exactly one pass, which comes
-/// before every pass that samples it, and each is sampled at least once.
+/// before every pass that samples it, and each is sampled at least once — except surfaces copied from
+/// the frame target's kept pixels (`targetPixelCopies`), which no pass draws.
 package struct RenderGraph: Sendable {
     package var passes: [RenderPass]
     /// Atlas placements the items of this frame sample (`TextureSource.atlas`); the backend uploads each
@@ -22,6 +25,12 @@ package struct RenderGraph: Sendable {
     /// For a retained frame pass: which of its draws changed in recent frames (`DrawListRevision`); nil
     /// when the graph was compiled without a retained frame.
     package var revision: DrawListRevision?
+    /// Surfaces the backend fills, before any pass, with the frame target's own pixels as the frame
+    /// begins (the app's, under background filters' backdrops: `TargetPixelCopy`).
+    package var targetPixelCopies: [TargetPixelCopy] = []
+    /// Layers whose backdrop holds LayerKit's draws only, though the target keeps an app's pixels behind
+    /// them that the frame cannot read (`TargetContents.appPixels(copyable: false)`); the host says so once.
+    package var backdropsWithoutTargetPixels: [LayerID] = []
 
     package init(passes: [RenderPass]) {
         self.passes = passes

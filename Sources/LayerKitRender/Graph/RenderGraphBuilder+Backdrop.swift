@@ -11,6 +11,13 @@ import LayerKit
 /// - The draws behind it whose footprints meet the layer's footprint grown by the filters' reach are
 ///   drawn again into a surface (reason `backgroundFilter`) covering that region, so a blur near the
 ///   layer's edge sees what lies beyond it, as Core Animation's does.
+/// - Where the frame's target keeps an app's pixels under LayerKit's draws (`targetContents`), a
+///   backdrop drawn in the frame (not in an isolated ancestor's surface) starts from them, as a screen
+///   shows them: the region's part inside the target is copied out of the target as the frame begins
+///   (`TargetPixelCopy`, a surface no pass draws) and drawn 1:1 first in the backdrop's surface, under the
+///   draws behind. Where those pixels cannot be read when the offscreen passes run (the frame drawn inside
+///   the app's render pass), the backdrop holds LayerKit's draws only and the graph names the layer
+///   (`RenderGraph.backdropsWithoutTargetPixels`), for the host to say so.
 /// - The filters run over it as `filters` do (`RenderGraphBuilder+Effects.swift`: kernel passes, colour
 ///   matrices, packed with other effects' passes).
 /// - The composite draws the result at the layer's footprint, clipped to the layer's rounded bounds (an
@@ -18,7 +25,8 @@ import LayerKit
 /// Rules: a frame that draws a backdrop is not retained (`AnimationState.drewBackdrop`): any change behind
 /// the layer changes the backdrop, which a patch of another subtree would not redraw. Draws behind that sit
 /// inside a stencil clip still open (a push without its pop yet) are left out of the backdrop.
-/// Cost: the draws behind, within reach, once more per layer; then the filters' passes.
+/// Cost: the draws behind, within reach, once more per layer; then the filters' passes; over an app's
+/// pixels, a copy of the region (at most the layer's footprint grown by the reach) and one more draw.
 /// Does NOT: apply the layer's `mask` to the backdrop, or let one layer's backdrop include another
 /// backdrop-filtered layer's output drawn later in the same list (it sees what is drawn before it).
 extension RenderGraphBuilder {
@@ -53,8 +61,18 @@ extension RenderGraphBuilder {
 
         let backdrop = itemsBehind(behind, within: rect)
         let shape = Clip(rect: node.bounds, radii: radii, toPixelsInverse: inverse, toPixels: layerToPixels)
+        // Only a backdrop drawn straight into the frame lies over the target's own pixels: one inside an
+        // isolated ancestor sees that ancestor's surface, which starts transparent.
+        let overTargetPixels: PendingBackdrop.TargetPixels
+        switch (targetContents, context.isolationDepth) {
+        case (.appPixels(copyable: true), 0):
+            overTargetPixels = rect.intersection(PixelRect(minX: 0, minY: 0, maxX: targetWidth, maxY: targetHeight)).map { .copied($0) } ?? .noAppPixels
+        case (.appPixels(copyable: false), 0): overTargetPixels = .unreadable
+        default: overTargetPixels = .noAppPixels
+        }
         context.pendingBackdrops[node.id] = PendingBackdrop(rect: rect, items: backdrop, filters: filters, toPixels: toPixels,
-                                                            pixelsPerUnit: pixelsPerUnit, shape: clipInstanceFields(shape, localToPixels: .identity))
+                                                            pixelsPerUnit: pixelsPerUnit, shape: clipInstanceFields(shape, localToPixels: .identity),
+                                                            targetPixels: overTargetPixels)
     }
 
     /// A backdrop found behind a layer, drawn when the layer's own draws place it (a layer that turns out
@@ -66,6 +84,17 @@ extension RenderGraphBuilder {
         var toPixels: PlaneHomography
         var pixelsPerUnit: Double
         var shape: (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>)
+        /// What of the target's own pixels lies under the backdrop (`TargetContents`).
+        var targetPixels: TargetPixels
+
+        enum TargetPixels {
+            /// None: the target is cleared, or the backdrop is drawn in an isolated ancestor's surface.
+            case noAppPixels
+            /// These target pixels (inside the target), copied as the frame begins.
+            case copied(PixelRect)
+            /// The app's pixels, which this frame cannot read.
+            case unreadable
+        }
     }
 
     /// The backdrop composite of `node`, if one was prepared: its passes are made now (placed once, first
@@ -73,7 +102,19 @@ extension RenderGraphBuilder {
     func takeBackdrop(of node: RenderNode, context: inout VisitContext) -> DrawItem? {
         guard !context.pendingBackdrops.isEmpty, let backdrop = context.pendingBackdrops.removeValue(forKey: node.id) else { return nil }
         let name = "layer \(node.id)"
-        var surface = makeEffectSurface(backdrop.rect, items: backdrop.items, reason: .backgroundFilter, name: "backdrop of \(name)",
+        var items = backdrop.items
+        switch backdrop.targetPixels {
+        case .noAppPixels: break
+        case let .copied(region):
+            // The target's own pixels first, 1:1 over a transparent surface: an exact copy, under the draws behind.
+            let copy = SurfaceID(context.offscreen.nextSurface)
+            context.offscreen.nextSurface += 1
+            context.offscreen.targetPixelCopies.append(TargetPixelCopy(surface: copy, region: region))
+            items.insert(surfaceQuad(copy, at: region, opacity: 1, blend: .sourceOver), at: 0)
+        case .unreadable:
+            context.offscreen.backdropsWithoutTargetPixels.append(node.id)
+        }
+        var surface = makeEffectSurface(backdrop.rect, items: items, reason: .backgroundFilter, name: "backdrop of \(name)",
                                         context: &context)
         for filter in backdrop.filters {
             apply(filter, to: &surface, toPixels: backdrop.toPixels, pixelsPerUnit: backdrop.pixelsPerUnit, reason: .backgroundFilter,

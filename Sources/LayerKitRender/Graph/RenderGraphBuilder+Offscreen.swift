@@ -46,6 +46,10 @@ extension RenderGraphBuilder {
         /// Surfaces drawn whole (not cut to the target) and small enough to share a target with others
         /// (`SurfacePacker`).
         var packable = Set<SurfaceID>()
+        /// Surfaces filled from the frame target's kept pixels (`RenderGraph.targetPixelCopies`).
+        var targetPixelCopies: [TargetPixelCopy] = []
+        /// Layers whose backdrop could not include the target's kept pixels (`RenderGraph.backdropsWithoutTargetPixels`).
+        var backdropsWithoutTargetPixels: [LayerID] = []
     }
 
     /// The largest side of a group-opacity surface that is drawn whole, uncut by the target's edges, so

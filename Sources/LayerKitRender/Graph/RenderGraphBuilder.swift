@@ -51,6 +51,9 @@ package struct RenderGraphBuilder {
     /// depth test instead of a surface (`DrawItem.depthGroup`): only when the compiler depth-orders the
     /// frame pass (`FrameProducer` keeps it so).
     package var resolvesGroupsByDepth = false
+    /// What the frame's target holds before the first draw: background filters' backdrops start from the
+    /// target's kept pixels where they can be copied (`RenderGraphBuilder+Backdrop.swift`).
+    package var targetContents = TargetContents.cleared
 
     package init(targetWidth: Int, targetHeight: Int, viewport: CGRect, scale: CGFloat) {
         self.targetWidth = targetWidth
@@ -147,6 +150,8 @@ package struct RenderGraphBuilder {
         }
         let pass = RenderPass(name: "frame", target: .frame(width: targetWidth, height: targetHeight), clearColor: clearColor, items: items)
         var graph = RenderGraph(passes: offscreen.passes + [pass])
+        graph.targetPixelCopies = offscreen.targetPixelCopies
+        graph.backdropsWithoutTargetPixels = offscreen.backdropsWithoutTargetPixels
         finishPages(pageSurfaces, passes: &graph.passes, rasterization: &rasterization)
         graph.statistics.layersRecomputed = layersVisited
         graph.statistics.planesSorted = planes.sorted

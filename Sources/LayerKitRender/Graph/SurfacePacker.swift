@@ -94,8 +94,8 @@ package struct SurfacePacker: Sendable {
         guard !pages.isEmpty else { return graph }
 
         // The shared passes, and where each member surface went.
-        var nextSurface = (passes.compactMap { $0.target.surface?.rawValue } + graph.rasterization.reused.keys.map(\.rawValue))
-            .max().map { $0 + 1 } ?? 0
+        var nextSurface = (passes.compactMap { $0.target.surface?.rawValue } + graph.rasterization.reused.keys.map(\.rawValue)
+            + graph.targetPixelCopies.map(\.surface.rawValue)).max().map { $0 + 1 } ?? 0
         var pageOfPass: [Int: Int] = [:]
         var sharedPasses: [RenderPass] = []
         for (pageIndex, page) in pages.enumerated() {

@@ -106,7 +106,7 @@ final class GraphExecutor {
     /// depth-stencil).
     func record(_ graph: RenderGraph, frame: FrameContext, into target: FramebufferTarget) throws -> FrameCounters {
         var recording = try prepare(graph, frame: frame, frameSize: (target.width, target.height), requiresExactSize: target.requiresExactSize,
-                                    drawsEmptyFrame: true)
+                                    drawsEmptyFrame: true, keptPixels: target.keptPixels)
         try timed(&recording) { recording in
             while recording.nextPass < recording.passes.count { try recordPass(of: &recording, frameInto: .own(target)) }
         }
@@ -147,7 +147,8 @@ final class GraphExecutor {
         guard graph.passes.dropLast().allSatisfy({ $0.target.surface != nil }) else {
             throw VulkanError.unsupportedTarget("a graph drawn inside an app's render pass has one frame pass, its last")
         }
-        var recording = try prepare(graph, frame: frame, frameSize: (width, height), requiresExactSize: true, drawsEmptyFrame: false)
+        var recording = try prepare(graph, frame: frame, frameSize: (width, height), requiresExactSize: true, drawsEmptyFrame: false,
+                                    keptPixels: nil)
         try timed(&recording) { recording in
             while !recording.reachedFramePass { try recordPass(of: &recording, frameInto: nil) }
             recording.queries.endPasses(frame.commandBuffer)
@@ -177,14 +178,17 @@ final class GraphExecutor {
         recording.recordCPUNanoseconds &+= StageClock.threadCPUNow() &- cpuStarted
     }
 
-    /// Checks `graph`, gives its surfaces images, records its uploads and writes its instance data: all
-    /// that comes before its first render pass.
+    /// Checks `graph`, gives its surfaces images, records its uploads, its copies of the target's kept
+    /// pixels (from `keptPixels`) and writes its instance data: all that comes before its first render pass.
     private func prepare(_ graph: RenderGraph, frame: FrameContext, frameSize: (width: Int, height: Int), requiresExactSize: Bool,
-                         drawsEmptyFrame: Bool) throws -> FrameRecording {
+                         drawsEmptyFrame: Bool, keptPixels: KeptTargetPixels?) throws -> FrameRecording {
         let recordStart = StageClock.now()
         let recordCPUStart = StageClock.threadCPUNow()
         let commandBuffer = frame.commandBuffer
         try validateTargets(graph, frameSize: frameSize, requiresExactSize: requiresExactSize)
+        guard graph.targetPixelCopies.isEmpty || keptPixels != nil else {
+            throw VulkanError.unsupportedTarget("the graph copies the target's kept pixels, but this frame's target keeps none it can copy")
+        }
         // A later revision of the draw lists this executor last recorded in full was checked then, and its
         // textures and atlas placements made resident: patches keep order, batches, keys and stencil levels.
         var patched = patchedRevision(of: graph, frame: frame)
@@ -249,6 +253,14 @@ final class GraphExecutor {
             try atlasTextures.prepare(graph.atlasPlacements, commandBuffer: commandBuffer, frame: frame)
         }
         device.labels.end(commandBuffer)
+        if let keptPixels, !graph.targetPixelCopies.isEmpty {
+            device.labels.begin(commandBuffer, "copies of the target's kept pixels")
+            TargetPixelCopier.record(graph.targetPixelCopies.map { copy in
+                guard let assigned = surfaces.bySurface[copy.surface] else { preconditionFailure("\(copy.surface) has no image") }
+                return TargetPixelCopier.Copy(region: copy.region, destination: assigned.image.texture.image.handle)
+            }, from: keptPixels, into: commandBuffer)
+            device.labels.end(commandBuffer)
+        }
         counters.imagesUploaded = uploader.imagesUploaded - uploadedBefore.0
         counters.bytesUploaded = uploader.bytesUploaded - uploadedBefore.1
 
@@ -626,7 +638,7 @@ final class GraphExecutor {
     private func assignSurfaces(_ graph: RenderGraph, frame: FrameContext) throws -> SurfaceAssignment {
         var assignment = SurfaceAssignment()
         let rasterization = graph.rasterization
-        let usesSurfaces = graph.passes.contains { $0.reason != nil } || !rasterization.isEmpty
+        let usesSurfaces = graph.passes.contains { $0.reason != nil } || !rasterization.isEmpty || !graph.targetPixelCopies.isEmpty
         if usesSurfaces { _ = try makeSurfaceResources() }
         // Every frame ages the pool, so surfaces a scene stopped using go even when it uses none now.
         surfaceResources?.pool.beginFrame(frameNumber, frame: frame)
@@ -653,6 +665,14 @@ final class GraphExecutor {
         var held: [PooledSurface] = []
         var countedStencils: [ObjectIdentifier] = []
         do {
+            // Copies of the target's pixels are made before any pass: their images are taken first.
+            for copy in graph.targetPixelCopies {
+                let image = try acquire(width: copy.region.width, height: copy.region.height, keeping: inUse, frame: frame)
+                held.append(image)
+                releasedAfter[lastReader[copy.surface] ?? 0].append(image)
+                assignment.bytes += image.width * image.height * 4
+                assignment.bySurface[copy.surface] = AssignedSurface(image: image, width: copy.region.width, height: copy.region.height)
+            }
             for (index, pass) in graph.passes.enumerated() {
                 if case let .offscreen(surface, width, height) = pass.target {
                     let image: PooledSurface
@@ -801,6 +821,9 @@ struct FramebufferTarget {
     /// A render pass compatible with the layer pipeline's frame pass to begin instead of it (one that
     /// keeps the target's color: an app's image drawn over); nil: the pipeline's, which clears.
     var renderPass: VkRenderPass? = nil
+    /// The app's image whose kept pixels the graph's target pixel copies read (with `renderPass`); nil
+    /// for a cleared target, where a graph copies nothing.
+    var keptPixels: KeptTargetPixels? = nil
 }
 
 extension RenderPass {

@@ -72,6 +72,9 @@ package final class HeadlessRenderer: @unchecked Sendable {
     /// The frame render pass that draws over what the app's image holds (`CARenderer.VulkanTarget.initialLayout`),
     /// made and destroyed here; nil: the pipeline's, which clears.
     private let keepingPass: VkRenderPass?
+    /// The app's image and the layout its kept pixels are in, which background filters' backdrops copy
+    /// (`TargetPixelCopier`); nil when the frame clears its target.
+    private var keptPixels: KeptTargetPixels? = nil
 
     /// A renderer drawing into an app's image (`CARenderer.VulkanTarget`) on `context`, which borrows the
     /// app's device.
@@ -91,6 +94,10 @@ package final class HeadlessRenderer: @unchecked Sendable {
         self.width = width
         self.height = height
         appTarget = (finalLayout, wait, signal)
+        // Pixels in no defined layout are not kept: nothing to copy.
+        if let target, let keptLayout, keptLayout != VK_IMAGE_LAYOUT_UNDEFINED, keptLayout != VK_IMAGE_LAYOUT_PREINITIALIZED {
+            keptPixels = KeptTargetPixels(image: target.colorImage, layout: keptLayout)
+        }
     }
 
     /// A renderer drawing into the app's image `target` describes, on `context` (which borrows its device).
@@ -114,6 +121,11 @@ package final class HeadlessRenderer: @unchecked Sendable {
         }
         guard let image = target.image, let view = target.imageView else {
             throw VulkanError.unsupportedTarget("a VulkanTarget names an image and its view, or an app's render pass to draw inside")
+        }
+        let needed = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue
+        if let usage = target.imageUsage, usage & needed != needed {
+            throw VulkanError.unsupportedTarget(
+                "a VulkanTarget's image needs COLOR_ATTACHMENT and TRANSFER_SRC usage (LayerKit draws into it, leaves it in TRANSFER_SRC_OPTIMAL and copies from it: snapshot(), and the app's pixels under background filters); its usage is 0x\(String(usage, radix: 16))")
         }
         try self.init(context: context, appImage: image, view: view, format: format, width: target.width,
                       height: target.height, finalLayout: VkImageLayout(target.finalLayout), wait: target.waitSemaphore,
@@ -197,7 +209,8 @@ package final class HeadlessRenderer: @unchecked Sendable {
         let counters: FrameCounters
         do {
             (counters, _) = try recorder.record(graph, frame: frame, into: FramebufferTarget(
-                framebuffer: target.framebuffer, width: target.width, height: target.height, renderPass: keepingPass), format: target.format)
+                framebuffer: target.framebuffer, width: target.width, height: target.height, renderPass: keepingPass, keptPixels: keptPixels),
+                format: target.format)
             if readback {
                 if frame.readbackBuffer == nil {
                     frame.readbackBuffer = try GPUBuffer(
@@ -227,8 +240,9 @@ package final class HeadlessRenderer: @unchecked Sendable {
             // The app's buffer orders LayerKit's commands after the app's own: no semaphores.
             recorder.finishRecordedFrame(frame)
         } else {
-            try recorder.submit(frame, wait: appTarget?.wait.map { ($0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT) },
-                                signal: appTarget?.signal)
+            // Copies of the app's pixels read them at the transfer stage, before the frame's render pass.
+            let waitStages = graph.targetPixelCopies.isEmpty ? VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT : TargetPixelCopier.waitStages
+            try recorder.submit(frame, wait: appTarget?.wait.map { ($0, waitStages) }, signal: appTarget?.signal)
         }
         frame.hasReadback = readback
         lastFrame = frame

@@ -2,7 +2,8 @@ import CVulkan
 import LayerKitRender
 
 /// An offscreen color image a render graph's surface is drawn into and sampled from: `GPUImage.format`,
-/// usage color attachment + sampled, a framebuffer for the surface render pass, and (through its
+/// usage color attachment + sampled + transfer destination (a surface may be filled by a blit of the
+/// frame target's kept pixels instead: `TargetPixelCopier`), a framebuffer for the surface render pass, and (through its
 /// `GPUTexture`) one descriptor set per sampler it is read with, written once. Once a pass that clips by
 /// stencil draws into it, also its bucket's stencil and a framebuffer of the stencil render pass
 /// (`SurfacePool.attachStencil(to:)`).
@@ -26,7 +27,8 @@ final class PooledSurface {
         self.bucket = bucket
         let image = try GPUImage(
             device: device, allocator: allocator, width: bucket.width, height: bucket.height,
-            usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_SAMPLED_BIT.rawValue, name: name)
+            usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_SAMPLED_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_DST_BIT.rawValue,
+            name: name)
         framebuffer = try Self.makeFramebuffer(device: device, renderPass: renderPass, views: [image.view], bucket: bucket, name: name)
         texture = GPUTexture(image: image, source: nil, descriptors: descriptors)
     }
