@@ -41,6 +41,24 @@ final class AppRenderPassRenderTests: CARendererTestCase {
 
     /// Draws frames of `root` in `game`'s pass with a renderer on its device, and returns the last frame
     /// and the renderer's statistics of it.
+    /// One frame of `game` with `root` drawn by LayerKit's own render pass over the app's kept image,
+    /// recorded into the app's command buffer after the app's pass (`render(recordingInto:)`), and the
+    /// renderer that drew it.
+    private func drawAfterTheAppsPass(_ game: TestGame, _ root: CALayer) throws -> (CGImage, CARenderer) {
+        let own = try CARenderer(vulkanTarget: game.imageTarget())
+        own.layer = root
+        let image = try game.frame(keepingImageForLayerKit: true) { commandBuffer, stage in
+            switch stage {
+            case .beforePass: own.beginFrame(atTime: 0)
+            case .inPass: break
+            case .afterPass:
+                try own.render(recordingInto: commandBuffer)
+                own.endFrame()
+            }
+        }
+        return (image, own)
+    }
+
     private func drawInside(_ game: TestGame, _ root: CALayer, frames: Int = 1) throws -> (CGImage, FrameStatistics) {
         let renderer = try CARenderer(vulkanTarget: game.target())
         renderer.layer = root
@@ -133,17 +151,7 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         // (`render(recordingInto:)` with `initialLayout`) and inside the app's: every pixel equal.
         let game = try TestGame(depthStencil: true)
         let (inside, _) = try drawInside(game, scene())
-        let own = try CARenderer(vulkanTarget: game.imageTarget())
-        own.layer = scene()
-        let after = try game.frame(keepingImageForLayerKit: true) { commandBuffer, stage in
-            switch stage {
-            case .beforePass: own.beginFrame(atTime: 0)
-            case .inPass: break
-            case .afterPass:
-                try own.render(recordingInto: commandBuffer)
-                own.endFrame()
-            }
-        }
+        let (after, own) = try drawAfterTheAppsPass(game, scene())
         XCTAssertEqual(own.lastFrameStatistics.passes, 3, "LayerKit's own passes: the two surfaces of the mask, and the frame's")
         assertPixels(after, "LayerKit's own pass", tolerance: 1, probes: expected)
         assertPixels(inside, "inside the app's pass, compared with LayerKit's own") { x, y in PixelRGBA(after, x, y) }
@@ -172,17 +180,7 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         ])
         XCTAssertEqual(diagnostics.names.filter { $0 == "backdropWithoutAppPixels" }.count, 1, "\(diagnostics.names)")
 
-        let own = try CARenderer(vulkanTarget: game.imageTarget())
-        own.layer = hud()
-        let after = try game.frame(keepingImageForLayerKit: true) { commandBuffer, stage in
-            switch stage {
-            case .beforePass: own.beginFrame(atTime: 0)
-            case .inPass: break
-            case .afterPass:
-                try own.render(recordingInto: commandBuffer)
-                own.endFrame()
-            }
-        }
+        let (after, _) = try drawAfterTheAppsPass(game, hud())
         assertPixels(after, "a backdrop over the app's image", tolerance: 1, probes: [
             Probe("the app's square, inverted", 4, 4, PixelRGBA(255, 0, 255, 255)),
             Probe("the app's red, inverted", 20, 20, PixelRGBA(0, 255, 255, 255)),

@@ -152,6 +152,19 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         return sharedStatus
     }
 
+    /// Waits until `status` satisfies `condition` (checked as frames are presented or skipped), or
+    /// `timeout` seconds pass; returns whether it does. For tests that wait on the render thread alone,
+    /// without running the window's loop (whose events could change what they wait for).
+    package func waitForStatus(timeout: Double, until isMet: (Status) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !isMet(sharedStatus) {
+            if !condition.wait(until: deadline) { return isMet(sharedStatus) }
+        }
+        return true
+    }
+
     /// While suspended (the window is minimized) frames are skipped without touching the swapchain.
     package func setSuspended(_ isSuspended: Bool) {
         condition.lock()
@@ -326,6 +339,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     private func skipFrame() {
         condition.lock()
         sharedStatus.framesSkipped += 1
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -458,6 +472,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
             condition.lock()
             if shown { sharedStatus.framesPresented += 1 } else { sharedStatus.framesSkipped += 1 }
             presentResult = result
+            condition.broadcast()
             condition.unlock()
             presentObserver?.presentCompleted(at: completed, shown: shown)
         }
