@@ -24,7 +24,9 @@ import LayerKit
 /// full build or compile. A patched frame keeps the rasterization cache's books as a full build would:
 /// it begins the cache's frame (aging entries) and uses again the entries and settled groups the
 /// retained frame composited (`RasterizationCache.reuse`); subtrees with cached bitmaps are never patch
-/// roots, so their bitmaps are composited, not redrawn. `retainsFrames = false` builds every frame in full. Cost: commit O(changes);
+/// roots, so their bitmaps are composited, not redrawn. A frame whose animated layers are already too
+/// many for the next frame to patch is not kept at all (its draws would be shared, and compiling them
+/// would copy them). `retainsFrames = false` builds every frame in full. Cost: commit O(changes);
 /// full frame O(visible layers + animations); patched frame O(changed subtrees + animations + draws of
 /// the offscreen passes they changed).
 package struct FrameProducer: Sendable {
