@@ -2,9 +2,9 @@ import LayerKit
 @testable import LayerKitVulkan
 import XCTest
 
-/// Group opacity over opaque, hard-edged children drawn straight into the frame, cut into disjoint pieces
-/// (`DisjointOpaquePieces`) or resolved by the depth test (`DepthPhase.resolvedGroup`): each pixel shows
-/// the front-most child of the group at the group's opacity — the group's composite, without a surface. Expectations are worked out per pixel from the
+/// Group opacity over opaque, hard-edged children drawn straight into the frame and resolved by the depth
+/// test (`DepthPhase.resolvedGroup`): each pixel shows the front-most child of the group at the group's
+/// opacity — the group's composite, without a surface. Expectations are worked out per pixel from the
 /// layers' rectangles (a pixel belongs to a rectangle when its centre lies inside, the rasterizer's rule)
 /// and premultiplied source-over; the surface path (`resolvesGroupsByDepth` off) must agree.
 final class GroupsResolvedByDepthRenderTests: CARendererTestCase {
@@ -15,19 +15,6 @@ final class GroupsResolvedByDepthRenderTests: CARendererTestCase {
     }
 
     func testOverlappingOpaqueChildrenShowTheFrontMostAtTheGroupsOpacityWithoutASurface() throws {
-        // Plain axis-aligned quads: cut into disjoint pieces of the front-most (`DisjointOpaquePieces`),
-        // drawn without the depth test.
-        try assertFrontMostAtTheGroupsOpacity(turningTheMiddleChild: false, depthPhase: .none)
-    }
-
-    func testOverlappingOpaqueChildrenThatCannotBeCutAreResolvedByDepth() throws {
-        // The blue square turned a quarter turn about its centre covers the same pixels, but its map
-        // rotates: not cut, resolved by the depth test.
-        try assertFrontMostAtTheGroupsOpacity(turningTheMiddleChild: true, depthPhase: .resolvedGroup)
-    }
-
-    private func assertFrontMostAtTheGroupsOpacity(turningTheMiddleChild: Bool, depthPhase: DepthPhase,
-                                                  file: StaticString = #filePath, line: UInt = #line) throws {
         // Over opaque green, a group at 0.5 (at a fractional position) holds red, then blue over it, then
         // yellow over both: each pixel is 0.5 · front-most child + 0.5 · green.
         let root = makeRoot()
@@ -37,20 +24,18 @@ final class GroupsResolvedByDepthRenderTests: CARendererTestCase {
         let children = [CGRect(x: 0, y: 0, width: 24, height: 24), CGRect(x: 8, y: 8, width: 24, height: 24),
                         CGRect(x: 16.5, y: 2, width: 20, height: 30)]
         let colors: [SIMD3<Double>] = [SIMD3(1, 0, 0), SIMD3(0, 0, 1), SIMD3(1, 1, 0)]
-        for (index, (rect, rgb)) in zip(children, colors).enumerated() {
-            let child = makeLayer(rect, CGColor(red: rgb.x, green: rgb.y, blue: rgb.z, alpha: 1), in: group)
-            if turningTheMiddleChild && index == 1 { child.transform = CATransform3DMakeRotation(.pi / 2, 0, 0, 1) }
+        for (rect, rgb) in zip(children, colors) {
+            makeLayer(rect, CGColor(red: rgb.x, green: rgb.y, blue: rgb.z, alpha: 1), in: group)
         }
         let renderer = try makeRenderer()
         renderer.layer = root
         let image = try renderFrame(renderer)
         let statistics = renderer.lastFrameStatistics
-        XCTAssertEqual(statistics.passes, 1, "no surface", file: file, line: line)
-        XCTAssertEqual(statistics.offscreenPasses, 0, file: file, line: line)
-        XCTAssertEqual(renderer.lastGraph?.passes.last?.batches.map(\.key.depth), [depthPhase], "the green backdrop is the clear",
-                       file: file, line: line)
+        XCTAssertEqual(statistics.passes, 1, "no surface")
+        XCTAssertEqual(statistics.offscreenPasses, 0)
+        XCTAssertEqual(renderer.lastGraph?.passes.last?.batches.map(\.key.depth), [.resolvedGroup], "the green backdrop is the clear")
         let inFrame = children.map { $0.offsetBy(dx: 8.25, dy: 6.5) }
-        assertPixels(image, "front-most at the group's opacity", tolerance: 1) { x, y in
+        assertPixels(image, "resolved by depth", tolerance: 1) { x, y in
             guard let front = self.topmost(inFrame, x, y) else { return .green }
             let c = 0.5 * colors[front] + 0.5 * SIMD3(0, 1, 0)
             return PixelRGBA(premultiplied: c.x, c.y, c.z, 1)
@@ -65,9 +50,8 @@ final class GroupsResolvedByDepthRenderTests: CARendererTestCase {
         throughSurface.layer = root
         let resolved = try renderFrame(renderer, atTime: 1)
         let composited = try renderFrame(throughSurface, atTime: 1)
-        XCTAssertEqual(throughSurface.lastFrameStatistics.offscreenPasses + throughSurface.lastFrameStatistics.rasterizeHits, 1,
-                       file: file, line: line)
-        assertPixels(resolved, "in the frame vs surface") { x, y in PixelRGBA(composited, x, y) }
+        XCTAssertEqual(throughSurface.lastFrameStatistics.offscreenPasses + throughSurface.lastFrameStatistics.rasterizeHits, 1)
+        assertPixels(resolved, "depth vs surface") { x, y in PixelRGBA(composited, x, y) }
     }
 
     func testGroupsOverEachOtherAndLayersAboveThemBlendInPaintersOrder() throws {

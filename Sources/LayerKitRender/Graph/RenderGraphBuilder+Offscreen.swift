@@ -13,9 +13,7 @@ import LayerKit
 ///   (`DrawListCompiler.isDepthOpaque`), of a group drawn straight into a depth-ordered frame
 ///   (`resolvesGroupsByDepth`, not inside another isolated layer or a 3D rendering context), fold too,
 ///   marked as one `depthGroup`: drawn front to back with depth writes, each pixel shows the front-most
-///   child at the group's opacity — the group's composite, exactly, without a surface; where they are
-///   all plain axis-aligned quads they are cut apart instead, into disjoint pieces of the front-most
-///   (`DisjointOpaquePieces`), which fold the same and need no depth test. Otherwise the
+///   child at the group's opacity — the group's composite, exactly, without a surface. Otherwise the
 ///   subtree goes to a surface (reason `groupOpacity`) composited once at the group's opacity. `allowsGroupOpacity == false` never
 ///   isolates for opacity: the opacity multiplies down into every draw.
 /// - A mask: the masked layer's subtree goes to one surface, the mask layer's subtree (placed in the
@@ -136,18 +134,6 @@ extension RenderGraphBuilder {
         let footprints = grouped && content.count > 1 ? footprintsOf(content) : []
         let visible = footprints.compactMap { $0 }
         if visible.count > 1 && OffscreenDecision.anyOverlap(visible) {
-            // Where the depth test could resolve the group in the frame (below), plain opaque axis-aligned
-            // children are cut apart instead, each pixel drawn once by the front-most, so the opacity
-            // folds into the pieces (`DisjointOpaquePieces`): no depth test, half the cost a fragment.
-            if context.groupsResolveByDepth && context.isolationDepth == 1,
-               let pieces = DisjointOpaquePieces.pieces(of: content, targetWidth: targetWidth, targetHeight: targetHeight) {
-                let fade = Float(outerOpacity)
-                for var piece in pieces {
-                    piece.instance.color *= fade
-                    items.append(piece)
-                }
-                return
-            }
             // Opaque, hard-edged children straight in the frame: the depth test keeps the front-most.
             if context.groupsResolveByDepth && context.isolationDepth == 1 && content.allSatisfy(DrawListCompiler.isDepthOpaque) {
                 let fade = Float(outerOpacity)
