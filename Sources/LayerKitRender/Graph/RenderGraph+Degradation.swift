@@ -64,8 +64,13 @@ extension RenderGraph {
         result.rasterization.uncached = []
         let copied = Set(targetPixelCopies.map(\.surface))
         result.targetPixelCopies = []
-        for index in result.passes.indices where result.passes[index].items.contains(where: { $0.texture?.surface.map(copied.contains) == true }) {
-            result.passes[index].items.removeAll { $0.texture?.surface.map(copied.contains) == true }
+        guard !copied.isEmpty else { return result }
+        func samplesACopy(_ item: DrawItem) -> Bool {
+            guard let surface = item.texture?.surface else { return false }
+            return copied.contains(surface)
+        }
+        for index in result.passes.indices where result.passes[index].items.contains(where: samplesACopy) {
+            result.passes[index].items.removeAll(where: samplesACopy)
             result.passes[index].drawOrder = []
             result.passes[index].batches = []
         }
