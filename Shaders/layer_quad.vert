@@ -14,8 +14,13 @@
 // interpolated perspective-correctly (Vulkan's default); the clip-space homogeneous point
 // clipFromLocal * (x, y, 1), divided by z in the fragment shader (a projective map of the plane, so its
 // perspective-correct interpolation is exact); the instance's shading parameters, flat (the raw uv
-// too: a gradient's geometry).
-// Cost: one 256-byte instance read per vertex.
+// too: a gradient's geometry). For the affine coverage material (include/affine_rounded_rect_coverage.glsl):
+// the layer-space point relative to shape's centre, interpolated without perspective (exact where the
+// map is affine, the only draws that read it); flat, shape's half size (-1e30 when shape is empty), its
+// radii clamped to half its shorter side, and the pixel metric G = J J^T of the map's linear part, J =
+// d(layer)/d(pixel) worked out from localToClip and the pass's viewport (push constant: pixels per
+// clip-space unit, half the viewport's size). Where the map projects these are meaningless and unread.
+// Cost: one 256-byte instance read per vertex, a 2x2 inverse.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "layer_instance.glsl"
@@ -35,6 +40,15 @@ layout(location = 7) flat out vec4 vClipRect;
 layout(location = 8) flat out vec4 vClipRadii;
 layout(location = 9) flat out vec4 vUVClamp;
 layout(location = 10) flat out vec4 vGradientGeometry;
+layout(location = 11) noperspective out vec2 vShapeOffset;
+layout(location = 12) flat out vec2 vShapeHalfSize;
+layout(location = 13) flat out vec4 vClampedShapeRadii;
+layout(location = 14) flat out vec3 vPixelMetric;
+
+// The pass's viewport: pixels per clip-space unit along x and y (half its width and height).
+layout(push_constant) uniform Viewport {
+    vec2 pixelsPerClipUnit;
+} viewport;
 
 void main() {
     int quadIndex = gl_InstanceIndex + gl_VertexIndex / 6;
@@ -75,4 +89,21 @@ void main() {
                                 : vec4(0.0);
     vUVClamp = piece ? pieceHeader : instance.uvClamp;
     vGradientGeometry = instance.uv;
+
+    // The affine coverage material. Where w = localToClip[3].w for every point (no x or y term in w), the
+    // map to pixels is p -> A p + t with A's columns the pixel images of the layer's axes; J = A^-1 has the
+    // layer steps of one pixel along x and y as its columns.
+    vec2 shapeCenter = 0.5 * (instance.shape.xy + instance.shape.zw);
+    vec2 halfSize = 0.5 * (instance.shape.zw - instance.shape.xy);
+    vShapeOffset = p - shapeCenter;
+    vShapeHalfSize = halfSize.x <= 0.0 || halfSize.y <= 0.0 ? vec2(-1e30) : halfSize;
+    vClampedShapeRadii = clamp(instance.shapeRadii, vec4(0.0), vec4(max(0.0, min(halfSize.x, halfSize.y))));
+    vec2 axisX = instance.localToClip[0].xy / instance.localToClip[3].w * viewport.pixelsPerClipUnit;
+    vec2 axisY = instance.localToClip[1].xy / instance.localToClip[3].w * viewport.pixelsPerClipUnit;
+    float determinant = axisX.x * axisY.y - axisY.x * axisX.y;
+    vec2 layerPerPixelX = vec2(axisY.y, -axisX.y) / determinant;
+    vec2 layerPerPixelY = vec2(-axisY.x, axisX.x) / determinant;
+    vPixelMetric = vec3(layerPerPixelX.x * layerPerPixelX.x + layerPerPixelY.x * layerPerPixelY.x,
+                        layerPerPixelX.x * layerPerPixelX.y + layerPerPixelY.x * layerPerPixelY.y,
+                        layerPerPixelX.y * layerPerPixelX.y + layerPerPixelY.y * layerPerPixelY.y);
 }
