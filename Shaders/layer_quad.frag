@@ -25,9 +25,9 @@
 // (texture, texture with clamped uv, gradient, debug views; untextured draws never sample); COVERAGE
 // says whether coverage is computed at all (none: every fragment the rasterizer produces is fully covered,
 // so no derivative, distance or discard — the opaque phase keeps early depth testing), for the shape
-// alone under an affine map (no derivatives: the vertex shader hands on the map's pixel metric, see
-// include/affine_rounded_rect_coverage.glsl; the same coverage as the next), for the shape alone under
-// any map, or with border and clip too.
+// alone under a similarity or under an affine map (no derivatives: the vertex shader hands on the map's
+// pixel metric, see include/affine_rounded_rect_coverage.glsl; the same coverage as the next), for the
+// shape alone under any map, or with border and clip too.
 // Shadow (Flags.shadow, PAINT_SHADOW): coverage is the shape blurred by a Gaussian (include/
 // blurred_rounded_rect.glsl), sigma in params.x; a sigma of 0 keeps the shape's own hard or antialiased edge.
 // Filter (Flags.filterKernel or colorMatrix, PAINT_FILTER): the texture is a surface read through a kernel
@@ -55,10 +55,11 @@ const uint PAINT_SHADOW = 16u;
 const uint PAINT_FILTER = 32u;
 layout(constant_id = 2) const uint PAINT = 63u;
 const uint COVERAGE_NONE = 0u;
-const uint COVERAGE_AFFINE_SHAPE = 1u;
-const uint COVERAGE_SHAPE = 2u;
-const uint COVERAGE_BORDER_CLIP = 3u;
-layout(constant_id = 3) const uint COVERAGE = 3u;
+const uint COVERAGE_SIMILAR_SHAPE = 1u;
+const uint COVERAGE_AFFINE_SHAPE = 2u;
+const uint COVERAGE_SHAPE = 3u;
+const uint COVERAGE_BORDER_CLIP = 4u;
+layout(constant_id = 3) const uint COVERAGE = 4u;
 
 layout(set = 1, binding = 0) uniform sampler2D layerTexture;
 
@@ -82,6 +83,7 @@ layout(location = 11) noperspective in vec2 vShapeOffset;
 layout(location = 12) flat in vec2 vShapeHalfSize;
 layout(location = 13) flat in vec4 vClampedShapeRadii;
 layout(location = 14) flat in vec3 vPixelMetric;
+layout(location = 15) flat in float vPixelsPerLayerUnit;
 
 layout(location = 0) out vec4 outColor;
 
@@ -117,7 +119,10 @@ void main() {
 
     // Coverage: only the materials that need it pay for derivatives and rounded-rect distances.
     float coverage = 1.0;
-    if (COVERAGE == COVERAGE_AFFINE_SHAPE) {
+    if (COVERAGE == COVERAGE_SIMILAR_SHAPE) {
+        bool antialiasEdges = (flags & LAYER_FLAG_ANTIALIAS_EDGES) != 0u;
+        coverage = similarRoundedRectCoverage(vShapeOffset, vShapeHalfSize, vClampedShapeRadii, vPixelsPerLayerUnit, antialiasEdges);
+    } else if (COVERAGE == COVERAGE_AFFINE_SHAPE) {
         bool antialiasEdges = (flags & LAYER_FLAG_ANTIALIAS_EDGES) != 0u;
         coverage = affineRoundedRectCoverage(vShapeOffset, vShapeHalfSize, vClampedShapeRadii, vPixelMetric, antialiasEdges);
     } else if (COVERAGE >= COVERAGE_SHAPE) {

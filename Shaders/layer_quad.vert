@@ -19,7 +19,8 @@
 // map is affine, the only draws that read it); flat, shape's half size (-1e30 when shape is empty), its
 // radii clamped to half its shorter side, and the pixel metric G = J J^T of the map's linear part, J =
 // d(layer)/d(pixel) worked out from localToClip and the pass's viewport (push constant: pixels per
-// clip-space unit, half the viewport's size). Where the map projects these are meaningless and unread.
+// clip-space unit, half the viewport's size), and for the similarity material the pixels per layer unit
+// 1 / sqrt(G.xx). Where the map projects these are meaningless and unread.
 // Cost: one 256-byte instance read per vertex, a 2x2 inverse.
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -44,6 +45,7 @@ layout(location = 11) noperspective out vec2 vShapeOffset;
 layout(location = 12) flat out vec2 vShapeHalfSize;
 layout(location = 13) flat out vec4 vClampedShapeRadii;
 layout(location = 14) flat out vec3 vPixelMetric;
+layout(location = 15) flat out float vPixelsPerLayerUnit;
 
 // The pass's viewport: pixels per clip-space unit along x and y (half its width and height).
 layout(push_constant) uniform Viewport {
@@ -106,4 +108,5 @@ void main() {
     vPixelMetric = vec3(layerPerPixelX.x * layerPerPixelX.x + layerPerPixelY.x * layerPerPixelY.x,
                         layerPerPixelX.x * layerPerPixelX.y + layerPerPixelY.x * layerPerPixelY.y,
                         layerPerPixelX.y * layerPerPixelX.y + layerPerPixelY.y * layerPerPixelY.y);
+    vPixelsPerLayerUnit = inversesqrt(vPixelMetric.x);
 }

@@ -1,5 +1,6 @@
 // Coverage of a rounded rectangle at a point, for a layer whose map to pixels is affine: the same
-// coverage as roundedRectCoverage (include/rounded_rect_coverage.glsl), without derivatives.
+// coverage as roundedRectCoverage (include/rounded_rect_coverage.glsl), without derivatives; and its
+// special case for a similarity (rotation, uniform scale, mirror, translation), cheaper still.
 //
 // Input: q, the layer-space point relative to the rect's centre (interpolated without perspective: under
 // an affine map that is exact); the rect's half size; its per-corner radii (top-left, top-right,
@@ -14,8 +15,10 @@
 // negated in the quadrants where s.x != s.y; along a straight edge n is an axis and it is sqrt(G.xx) or
 // sqrt(G.yy). One inverse square root serves both, and the metric replaces six derivatives per
 // fragment. An empty rect arrives as a half size of -1e30 (its distance is huge: no coverage).
-// Cost: one square root, one inverse square root, about thirty ALU operations; no divisions, no
-// derivatives.
+// Under a similarity G is a multiple of the identity, so every direction has the same rate: the distance
+// is scaled by one flat number of pixels per layer unit (similarRoundedRectCoverage).
+// Cost: one square root, one inverse square root, about forty ALU operations (a similarity: one square
+// root, about twenty-five); no divisions, no derivatives.
 #ifndef AFFINE_ROUNDED_RECT_COVERAGE_GLSL
 #define AFFINE_ROUNDED_RECT_COVERAGE_GLSL
 
@@ -32,6 +35,18 @@ float affineRoundedRectCoverage(vec2 q, vec2 halfSize, vec4 clampedRadii, vec3 p
     float cross = negative.x != negative.y ? -pixelMetric.y : pixelMetric.y;
     float squaredRate = m.x * m.x * pixelMetric.x + 2.0 * m.x * m.y * cross + m.y * m.y * pixelMetric.z;
     float pixelsPerUnit = (inCorner ? cornerLength : 1.0) * inversesqrt(squaredRate);
+    float ramp = clamp(0.5 - distance * pixelsPerUnit, 0.0, 1.0);
+    float step = distance <= 0.0 ? 1.0 : 0.0;
+    return inCorner || antialiasStraightEdges ? ramp : step;
+}
+
+// The special case of a similarity: `pixelsPerUnit` = 1 / sqrt(G.xx) = 1 / sqrt(G.yy), G.xy = 0.
+float similarRoundedRectCoverage(vec2 q, vec2 halfSize, vec4 clampedRadii, float pixelsPerUnit, bool antialiasStraightEdges) {
+    bvec2 negative = lessThan(q, vec2(0.0));
+    float radius = negative.x ? (negative.y ? clampedRadii.x : clampedRadii.w) : (negative.y ? clampedRadii.y : clampedRadii.z);
+    vec2 d = abs(q) - halfSize + radius;
+    bool inCorner = radius > 0.0 && d.x > 0.0 && d.y > 0.0;
+    float distance = (inCorner ? length(d) : max(d.x, d.y)) - radius;
     float ramp = clamp(0.5 - distance * pixelsPerUnit, 0.0, 1.0);
     float step = distance <= 0.0 ? 1.0 : 0.0;
     return inCorner || antialiasStraightEdges ? ramp : step;

@@ -26,9 +26,9 @@ final class MaterialTests: XCTestCase {
     }
 
     func testRoundedAntialiasedBorderedAndClippedLayersComputeWhatTheyNeed() {
-        XCTAssertEqual(material { $0.cornerRadius = 4 }, Material(paint: [], coverage: .affineShape))
+        XCTAssertEqual(material { $0.cornerRadius = 4 }, Material(paint: [], coverage: .similarShape))
         XCTAssertEqual(material { $0.allowsEdgeAntialiasing = true; $0.setValue(0.3, forKeyPath: "transform.rotation.z") },
-                       Material(paint: [], coverage: .affineShape))
+                       Material(paint: [], coverage: .similarShape))
         XCTAssertEqual(material { $0.borderWidth = 2; $0.backgroundColor = nil; $0.borderColor = TinyScene.blue },
                        Material(paint: [], coverage: .shapeBorderClip))
     }
@@ -51,12 +51,20 @@ final class MaterialTests: XCTestCase {
         instance.flags = []
         instance.quad = SIMD4(-1, 0, 1, 1)
         XCTAssertEqual(Material(instance).coverage, .affineShape, "a quad larger than its shape must cut at the shape")
+        instance.flags = [.similarityMap]
+        XCTAssertEqual(Material(instance).coverage, .similarShape)
     }
 
     func testShapeCoverageTakesDerivativesOnlyWhereTheMapProjects() {
-        // Rounded and antialiased, under a 2D map: the map's pixel metric serves the whole draw.
-        XCTAssertEqual(material { $0.cornerRadius = 4; $0.setValue(CGFloat(0.4), forKeyPath: "transform.rotation.z") }?.coverage, .affineShape)
+        // Rounded and antialiased, under a 2D map: the map's pixel metric serves the whole draw; under a
+        // similarity (rotated, uniformly scaled, mirrored) one scale does.
+        XCTAssertEqual(material { $0.cornerRadius = 4; $0.setValue(CGFloat(0.4), forKeyPath: "transform.rotation.z") }?.coverage, .similarShape)
+        XCTAssertEqual(material { $0.cornerRadius = 4; $0.transform = CATransform3DMakeScale(-1.5, 1.5, 1) }?.coverage, .similarShape)
         XCTAssertEqual(material { $0.cornerRadius = 4; $0.transform = CATransform3DMakeScale(2, 0.5, 1) }?.coverage, .affineShape)
+        XCTAssertEqual(material {
+            $0.cornerRadius = 4
+            $0.transform = CATransform3DConcat(CATransform3DMakeScale(2, 0.5, 1), CATransform3DMakeRotation(0.4, 0, 0, 1))
+        }?.coverage, .affineShape)
         // Under perspective the layer-space step of a pixel varies across the draw: derivatives per fragment.
         XCTAssertEqual(material {
             var perspective = CATransform3DIdentity
@@ -70,9 +78,14 @@ final class MaterialTests: XCTestCase {
         XCTAssertEqual(Material(shadow).coverage, .shape)
         shadow.flags = [.antialiasEdges]
         XCTAssertEqual(Material(shadow).coverage, .affineShape)
+        // The similarity flag says nothing where the map projects.
+        shadow.flags = [.antialiasEdges, .similarityMap]
+        shadow.localToClip.0.w = 0.01
+        XCTAssertEqual(Material(shadow).coverage, .shape)
         // A batch of both runs the derivative coverage.
         XCTAssertEqual(Material(paint: [], coverage: .affineShape).joined(with: Material(paint: [], coverage: .shape)).coverage, .shape)
         XCTAssertEqual(Material(paint: [], coverage: .affineShape).joined(with: Material(paint: [], coverage: .none)).coverage, .affineShape)
+        XCTAssertEqual(Material(paint: [], coverage: .similarShape).joined(with: Material(paint: [], coverage: .affineShape)).coverage, .affineShape)
     }
 
     func testABatchOfMixedDrawsRunsTheJoinOfTheirMaterials() {

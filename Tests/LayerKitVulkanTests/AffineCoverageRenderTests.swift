@@ -3,15 +3,18 @@ import LayerKitRender
 @testable import LayerKitVulkan
 import XCTest
 
-/// The affine shape coverage (`Material.Coverage.affineShape`, `include/affine_rounded_rect_coverage.glsl`):
-/// coverage from the map's pixel metric instead of derivatives must draw what the derivative coverage
-/// draws, and a translucent rounded rect must blend exactly once inside and by its analytic coverage at
-/// its edges.
+/// The shape coverages without derivatives (`Material.Coverage.affineShape` and `.similarShape`,
+/// `include/affine_rounded_rect_coverage.glsl`): coverage from the map's pixel metric, or from one scale
+/// under a similarity, must draw what the derivative coverage draws, and a translucent rounded rect must
+/// blend exactly once inside and by its analytic coverage at its edges.
 ///
-/// Two ways of drawing the same thing: an affinely mapped rounded rect drawn alone runs the affine
-/// material; the same rect batched with a projective draw (transparent, so it adds nothing) runs the
-/// derivative one (a batch runs the join of its draws' materials). The two differ only by float rounding,
-/// so by at most one level per channel.
+/// Ways of drawing the same thing: an affinely mapped rounded rect drawn alone runs the affine material
+/// (with `similarityMap`, where its map is one, the similarity material); the same rect batched with a
+/// projective draw (transparent, so it adds nothing) runs the derivative one (a batch runs the join of its
+/// draws' materials). They differ only by float rounding, so by at most one level per channel — except
+/// where a pixel centre lies exactly on a hard straight edge's tangent into a rounded corner, where the
+/// shader's coverage jumps from a step to the arc's ramp and rounding may pick either side; the maps here
+/// put no pixel centre there.
 final class AffineCoverageRenderTests: VulkanRenderTestCase {
     let scene = PixelScene(width: 64, height: 64)
 
@@ -63,20 +66,27 @@ final class AffineCoverageRenderTests: VulkanRenderTestCase {
     func testAffineCoverageDrawsWhatTheDerivativeCoverageDraws() throws {
         let rotation = 0.3
         let rotate = Linear(x: SIMD2(cos(rotation), sin(rotation)), y: SIMD2(-sin(rotation), cos(rotation)))
-        let maps: [(String, Linear, SIMD2<Double>)] = [
-            ("translated", Linear(x: SIMD2(1, 0), y: SIMD2(0, 1)), SIMD2(3.37, 5.81)),
-            ("rotated", rotate, SIMD2(24, 2)),
-            ("scaled 2 by 0.75, then rotated", rotate.after(Linear(x: SIMD2(2, 0), y: SIMD2(0, 0.75))), SIMD2(14, 6)),
-            ("sheared", Linear(x: SIMD2(1.2, 0.35), y: SIMD2(-0.5, 0.9)), SIMD2(20, 4.5)),
-            ("mirrored", Linear(x: SIMD2(-1.1, 0), y: SIMD2(0.2, 1.3)), SIMD2(50.5, 3)),
+        // (name, linear part, translation, whether it is a similarity)
+        let maps: [(String, Linear, SIMD2<Double>, Bool)] = [
+            ("translated", Linear(x: SIMD2(1, 0), y: SIMD2(0, 1)), SIMD2(3.37, 5.81), true),
+            ("rotated", rotate, SIMD2(24, 2), true),
+            ("mirrored, scaled 1.3", Linear(x: SIMD2(-1.3, 0), y: SIMD2(0, 1.3)), SIMD2(50.5, 3.21), true),
+            ("scaled 2 by 0.75, then rotated", rotate.after(Linear(x: SIMD2(2, 0), y: SIMD2(0, 0.75))), SIMD2(14, 6), false),
+            ("sheared", Linear(x: SIMD2(1.2, 0.35), y: SIMD2(-0.5, 0.9)), SIMD2(20, 4.5), false),
+            ("mirrored, sheared", Linear(x: SIMD2(-1.1, 0), y: SIMD2(0.2, 1.3)), SIMD2(50.5, 3), false),
         ]
         let rect = SIMD4<Float>(0, 0, 26, 40)
         let radii = SIMD4<Float>(10, 0, 5, 2.5)  // top-left, top-right, bottom-right, bottom-left
-        for (name, linear, translation) in maps {
+        for (name, linear, translation, similar) in maps {
             for flags: LayerInstance.Flags in [[.antialiasEdges], []] {
                 let shaped = item(rect, radii: radii, linear: linear, translation: translation, flags: flags)
                 let affine = try render([shaped], expectedCoverage: .affineShape)
                 let derivative = try render([shaped, projectiveNothing], expectedCoverage: .shape)
+                if similar {
+                    let flagged = item(rect, radii: radii, linear: linear, translation: translation, flags: flags.union(.similarityMap))
+                    let similarity = try render([flagged], expectedCoverage: .similarShape)
+                    assertPixels(similarity, tolerance: 1, "similar-coverage-\(name.prefix(7))") { x, y in derivative.rgba(x, y) }
+                }
                 let label = "\(name)\(flags.isEmpty ? ", hard edges" : ", antialiased")"
                 var drawn = 0
                 for y in 0..<scene.height {
@@ -104,11 +114,11 @@ final class AffineCoverageRenderTests: VulkanRenderTestCase {
         let grey = SIMD4<Float>(0.2, 0.2, 0.2, 1)
         let green = SIMD4<Float>(0, 0.5, 0, 0.5)
         let rect = SIMD4<Float>(4.37, 3, 68.37, 67), radius: Float = 12
-        var rounded = scene.item(rect, color: green, radii: SIMD4(repeating: radius), flags: .antialiasEdges)
+        var rounded = scene.item(rect, color: green, radii: SIMD4(repeating: radius), flags: [.antialiasEdges, .similarityMap])
         rounded.instance.quad = rect + SIMD4(-0.5, -0.5, 0.5, 0.5)
         let square = scene.item(SIMD4(80, 80, 96, 96), color: green)
         let graph = scene.graph(clear: grey, [rounded, square])
-        XCTAssertEqual(graph.passes[0].drawPlan.batches.first?.material.coverage, .affineShape)
+        XCTAssertEqual(graph.passes[0].drawPlan.batches.first?.material.coverage, .similarShape)
         let renderer = try makeRenderer(width: scene.width, height: scene.height)
         try renderer.render(graph)
         let image = try renderer.readback()
