@@ -80,10 +80,6 @@ layout(location = 8) flat in vec4 vClipRadii;
 layout(location = 9) flat in vec4 vUVClamp;
 layout(location = 10) flat in vec4 vGradientGeometry;
 layout(location = 11) noperspective in vec2 vShapeOffset;
-layout(location = 12) flat in vec2 vShapeHalfSize;
-layout(location = 13) flat in vec4 vClampedShapeRadii;
-layout(location = 14) flat in vec3 vPixelMetric;
-layout(location = 15) flat in float vPixelsPerLayerUnit;
 
 layout(location = 0) out vec4 outColor;
 
@@ -119,12 +115,16 @@ void main() {
 
     // Coverage: only the materials that need it pay for derivatives and rounded-rect distances.
     float coverage = 1.0;
-    if (COVERAGE == COVERAGE_SIMILAR_SHAPE) {
+    if (COVERAGE == COVERAGE_SIMILAR_SHAPE || COVERAGE == COVERAGE_AFFINE_SHAPE) {
+        // Flat per primitive. These materials have no analytic clip: vClipRect holds the map's pixel
+        // metric (layer_quad.vert). An empty shape gets a half size that leaves nothing covered.
+        vec2 halfSize = 0.5 * (vShape.zw - vShape.xy);
+        halfSize = halfSize.x <= 0.0 || halfSize.y <= 0.0 ? vec2(-1e30) : halfSize;
+        vec4 pixelMetric = vClipRect;
         bool antialiasEdges = (flags & LAYER_FLAG_ANTIALIAS_EDGES) != 0u;
-        coverage = similarRoundedRectCoverage(vShapeOffset, vShapeHalfSize, vClampedShapeRadii, vPixelsPerLayerUnit, antialiasEdges);
-    } else if (COVERAGE == COVERAGE_AFFINE_SHAPE) {
-        bool antialiasEdges = (flags & LAYER_FLAG_ANTIALIAS_EDGES) != 0u;
-        coverage = affineRoundedRectCoverage(vShapeOffset, vShapeHalfSize, vClampedShapeRadii, vPixelMetric, antialiasEdges);
+        coverage = COVERAGE == COVERAGE_SIMILAR_SHAPE
+            ? similarRoundedRectCoverage(vShapeOffset, halfSize, vShapeRadii, pixelMetric.w, antialiasEdges)
+            : affineRoundedRectCoverage(vShapeOffset, halfSize, vShapeRadii, pixelMetric.xyz, antialiasEdges);
     } else if (COVERAGE >= COVERAGE_SHAPE) {
         vec2 dpdx = dFdx(vLocal);
         vec2 dpdy = dFdy(vLocal);

@@ -315,7 +315,7 @@ final class LayerPipeline {
         let entry = arena.cString("main")
         // Specialization constants of the fragment shader: 0 discards partially covered fragments (opaque
         // phase), 1 discards fragments outside the shape (stencil clip shapes), 2 and 3 are the material's
-        // paints and coverage. Each is one 32-bit word (VkBool32 or uint).
+        // paints and coverage (3 is the vertex shader's too). Each is one 32-bit word (VkBool32 or uint).
         let wordSize = MemoryLayout<UInt32>.size
         let values: [UInt32] = [depth == .opaque ? VK_TRUE : VK_FALSE, stencilClip != nil ? VK_TRUE : VK_FALSE,
                                 material.paint.rawValue, material.coverage.rawValue]
@@ -332,7 +332,8 @@ final class LayerPipeline {
             info.stage = stage
             info.module = module
             info.pName = entry
-            if stage == VK_SHADER_STAGE_FRAGMENT_BIT { info.pSpecializationInfo = specializationPointer }
+            // The vertex shader reads constant 3 (coverage) too: only derivative-free coverages need its shape frame.
+            info.pSpecializationInfo = specializationPointer
             return info
         }
         var vertexInput = VkPipelineVertexInputStateCreateInfo()
