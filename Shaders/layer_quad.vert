@@ -14,14 +14,15 @@
 // interpolated perspective-correctly (Vulkan's default); the clip-space homogeneous point
 // clipFromLocal * (x, y, 1), divided by z in the fragment shader (a projective map of the plane, so its
 // perspective-correct interpolation is exact); the instance's shading parameters, flat (the raw uv
-// too: a gradient's geometry). For the derivative-free coverage materials only (specialization constant 3;
-// include/affine_rounded_rect_coverage.glsl):
-// the layer-space point relative to shape's centre, interpolated without perspective (exact where the
-// map is affine, the only draws that read it); flat, shape's half size (-1e30 when shape is empty), and
-// the pixel metric G = J J^T of the map's linear part (xyz: xx, xy, yy), J = d(layer)/d(pixel) worked out
-// from localToClip and the pass's viewport (push constant: pixels per clip-space unit, half the viewport's
-// size), with (w) the similarity material's pixels per layer unit 1 / sqrt(G.xx). Where the map projects
-// these are meaningless and unread. Shape's radii go on clamped to half its shorter side.
+// too: a gradient's geometry), shape's radii clamped to half its shorter side. For the derivative-free
+// coverage materials only (specialization constant 3; include/affine_rounded_rect_coverage.glsl): the
+// layer-space point relative to shape's centre, interpolated without perspective (exact where the map is
+// affine, the only draws that read it), and, in vClipRect (these materials have no analytic clip), the
+// pixel metric G = J J^T of the map's linear part (xyz: xx, xy, yy), J = d(layer)/d(pixel) worked out from
+// localToClip and the pass's viewport (push constant: pixels per clip-space unit, half the viewport's
+// size), with (w) the similarity material's pixels per layer unit 1 / sqrt(G.xx). On lavapipe every
+// output location costs every vertex of every draw (about 1 % of city's frame each), so these add one
+// location and reuse one the materials leave unread.
 // Cost: one 256-byte instance read per vertex, a 2x2 inverse.
 #version 450
 #extension GL_GOOGLE_include_directive : require
