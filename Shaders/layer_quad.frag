@@ -25,7 +25,9 @@
 // (texture, texture with clamped uv, gradient, debug views; untextured draws never sample); COVERAGE
 // says whether coverage is computed at all (none: every fragment the rasterizer produces is fully covered,
 // so no derivative, distance or discard — the opaque phase keeps early depth testing), for the shape
-// alone, or with border and clip too.
+// alone under a similarity or under an affine map (no derivatives: the vertex shader hands on the map's
+// pixel metric, see include/affine_rounded_rect_coverage.glsl; the same coverage as the next), for the
+// shape alone under any map, or with border and clip too.
 // Shadow (Flags.shadow, PAINT_SHADOW): coverage is the shape blurred by a Gaussian (include/
 // blurred_rounded_rect.glsl), sigma in params.x; a sigma of 0 keeps the shape's own hard or antialiased edge.
 // Filter (Flags.filterKernel or colorMatrix, PAINT_FILTER): the texture is a surface read through a kernel
@@ -35,6 +37,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "layer_instance.glsl"
 #include "rounded_rect_coverage.glsl"
+#include "affine_rounded_rect_coverage.glsl"
 #include "premultiplied.glsl"
 #include "gradient_paint.glsl"
 #include "blurred_rounded_rect.glsl"
@@ -52,9 +55,11 @@ const uint PAINT_SHADOW = 16u;
 const uint PAINT_FILTER = 32u;
 layout(constant_id = 2) const uint PAINT = 63u;
 const uint COVERAGE_NONE = 0u;
-const uint COVERAGE_SHAPE = 1u;
-const uint COVERAGE_BORDER_CLIP = 2u;
-layout(constant_id = 3) const uint COVERAGE = 2u;
+const uint COVERAGE_SIMILAR_SHAPE = 1u;
+const uint COVERAGE_AFFINE_SHAPE = 2u;
+const uint COVERAGE_SHAPE = 3u;
+const uint COVERAGE_BORDER_CLIP = 4u;
+layout(constant_id = 3) const uint COVERAGE = 4u;
 
 layout(set = 1, binding = 0) uniform sampler2D layerTexture;
 
@@ -74,6 +79,7 @@ layout(location = 7) flat in vec4 vClipRect;
 layout(location = 8) flat in vec4 vClipRadii;
 layout(location = 9) flat in vec4 vUVClamp;
 layout(location = 10) flat in vec4 vGradientGeometry;
+layout(location = 11) noperspective in vec2 vShapeOffset;
 
 layout(location = 0) out vec4 outColor;
 
@@ -109,7 +115,17 @@ void main() {
 
     // Coverage: only the materials that need it pay for derivatives and rounded-rect distances.
     float coverage = 1.0;
-    if (COVERAGE >= COVERAGE_SHAPE) {
+    if (COVERAGE == COVERAGE_SIMILAR_SHAPE || COVERAGE == COVERAGE_AFFINE_SHAPE) {
+        // Flat per primitive. These materials have no analytic clip: vClipRect holds the map's pixel
+        // metric (layer_quad.vert). An empty shape gets a half size that leaves nothing covered.
+        vec2 halfSize = 0.5 * (vShape.zw - vShape.xy);
+        halfSize = halfSize.x <= 0.0 || halfSize.y <= 0.0 ? vec2(-1e30) : halfSize;
+        vec4 pixelMetric = vClipRect;
+        bool antialiasEdges = (flags & LAYER_FLAG_ANTIALIAS_EDGES) != 0u;
+        coverage = COVERAGE == COVERAGE_SIMILAR_SHAPE
+            ? similarRoundedRectCoverage(vShapeOffset, halfSize, vShapeRadii, pixelMetric.w, antialiasEdges)
+            : affineRoundedRectCoverage(vShapeOffset, halfSize, vShapeRadii, pixelMetric.xyz, antialiasEdges);
+    } else if (COVERAGE >= COVERAGE_SHAPE) {
         vec2 dpdx = dFdx(vLocal);
         vec2 dpdy = dFdy(vLocal);
         bool antialiasEdges = (flags & LAYER_FLAG_ANTIALIAS_EDGES) != 0u;

@@ -14,8 +14,16 @@
 // interpolated perspective-correctly (Vulkan's default); the clip-space homogeneous point
 // clipFromLocal * (x, y, 1), divided by z in the fragment shader (a projective map of the plane, so its
 // perspective-correct interpolation is exact); the instance's shading parameters, flat (the raw uv
-// too: a gradient's geometry).
-// Cost: one 256-byte instance read per vertex.
+// too: a gradient's geometry), shape's radii clamped to half its shorter side. For the derivative-free
+// coverage materials only (specialization constant 3; include/affine_rounded_rect_coverage.glsl): the
+// layer-space point relative to shape's centre, interpolated without perspective (exact where the map is
+// affine, the only draws that read it), and, in vClipRect (these materials have no analytic clip), the
+// pixel metric G = J J^T of the map's linear part (xyz: xx, xy, yy), J = d(layer)/d(pixel) worked out from
+// localToClip and the pass's viewport (push constant: pixels per clip-space unit, half the viewport's
+// size), with (w) the similarity material's pixels per layer unit 1 / sqrt(G.xx). On lavapipe every
+// output location costs every vertex of every draw (about 1 % of city's frame each), so these add one
+// location and reuse one the materials leave unread.
+// Cost: one 256-byte instance read per vertex, a 2x2 inverse.
 #version 450
 #extension GL_GOOGLE_include_directive : require
 #include "layer_instance.glsl"
@@ -35,6 +43,19 @@ layout(location = 7) flat out vec4 vClipRect;
 layout(location = 8) flat out vec4 vClipRadii;
 layout(location = 9) flat out vec4 vUVClamp;
 layout(location = 10) flat out vec4 vGradientGeometry;
+layout(location = 11) noperspective out vec2 vShapeOffset;
+
+// The material's coverage (specialization constant 3, as in layer_quad.frag): only the derivative-free
+// coverages (1: under a similarity, 2: under an affine map) read the shape frame and pixel metric, so only
+// their pipelines work them out.
+layout(constant_id = 3) const uint COVERAGE = 4u;
+const uint COVERAGE_SIMILAR_SHAPE = 1u;
+const uint COVERAGE_AFFINE_SHAPE = 2u;
+
+// The pass's viewport: pixels per clip-space unit along x and y (half its width and height).
+layout(push_constant) uniform Viewport {
+    vec2 pixelsPerClipUnit;
+} viewport;
 
 void main() {
     int quadIndex = gl_InstanceIndex + gl_VertexIndex / 6;
@@ -63,7 +84,10 @@ void main() {
                  dot(instance.clipFromLocal[2].xyz, h));
     vColor = instance.color;
     vShape = instance.shape;
-    vShapeRadii = instance.shapeRadii;
+    // Clamped here once (every coverage clamps them so, and a clamped radius stays clamped): the
+    // derivative-free coverages take them as they come.
+    vec2 halfSize = 0.5 * (instance.shape.zw - instance.shape.xy);
+    vShapeRadii = clamp(instance.shapeRadii, vec4(0.0), vec4(max(0.0, min(halfSize.x, halfSize.y))));
     vParams = instance.params;
     // The fragment shader reads a colour matrix straight from the instance (too many words to pass on).
     vParams.w = uintBitsToFloat(uint(quadIndex));
@@ -75,4 +99,21 @@ void main() {
                                 : vec4(0.0);
     vUVClamp = piece ? pieceHeader : instance.uvClamp;
     vGradientGeometry = instance.uv;
+
+    if (COVERAGE == COVERAGE_SIMILAR_SHAPE || COVERAGE == COVERAGE_AFFINE_SHAPE) {
+        // The derivative-free coverages. Where w = localToClip[3].w for every point (no x or y term in w), the
+        // map to pixels is p -> A p + t with A's columns the pixel images of the layer's axes; J = A^-1 has the
+        // layer steps of one pixel along x and y as its columns.
+        vec2 shapeCenter = 0.5 * (instance.shape.xy + instance.shape.zw);
+        vShapeOffset = p - shapeCenter;
+        vec2 axisX = instance.localToClip[0].xy / instance.localToClip[3].w * viewport.pixelsPerClipUnit;
+        vec2 axisY = instance.localToClip[1].xy / instance.localToClip[3].w * viewport.pixelsPerClipUnit;
+        float determinant = axisX.x * axisY.y - axisY.x * axisX.y;
+        vec2 layerPerPixelX = vec2(axisY.y, -axisX.y) / determinant;
+        vec2 layerPerPixelY = vec2(-axisY.x, axisX.x) / determinant;
+        vec3 metric = vec3(layerPerPixelX.x * layerPerPixelX.x + layerPerPixelY.x * layerPerPixelY.x,
+                           layerPerPixelX.x * layerPerPixelX.y + layerPerPixelY.x * layerPerPixelY.y,
+                           layerPerPixelX.y * layerPerPixelX.y + layerPerPixelY.y * layerPerPixelY.y);
+        vClipRect = vec4(metric, inversesqrt(metric.x));
+    }
 }

@@ -26,6 +26,8 @@ const uint LAYER_FLAG_FILTER_KERNEL = 1u << 10;
 // A colour matrix on the sampled colour: rows red, green, blue, alpha in clipFromLocal[0..2] and clipRect,
 // the bias in clipRadii (such a draw has no analytic clip).
 const uint LAYER_FLAG_COLOR_MATRIX = 1u << 11;
+// The map to the target's pixels is a similarity (read on the CPU: it chooses the similarity material).
+const uint LAYER_FLAG_SIMILARITY_MAP = 1u << 12;
 
 // BEGIN LayerInstance
 struct LayerInstance {

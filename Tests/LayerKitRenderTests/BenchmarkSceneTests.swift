@@ -137,11 +137,11 @@ final class BenchmarkSceneTests: XCTestCase {
 
     /// Materials pay only for what the scenes' draws need: city's opaque hard-edged images sample and
     /// compute no coverage (stack draws nothing: its top layer is the clear), translucent's rounded antialiased rects compute
-    /// their shape's coverage and sample nothing, gradients evaluate stops without coverage.
+    /// their shape's coverage with one scale for their similarity map (no derivatives) and sample nothing, gradients evaluate stops without coverage.
     func testSceneBatchesRunTheMaterialsTheirDrawsNeed() {
         let expected: [(any BenchmarkScene.Type, Material)] = [
             (CityScene.self, Material(paint: [.textured], coverage: .none)),
-            (TranslucentScene.self, Material(paint: [], coverage: .shape)),
+            (TranslucentScene.self, Material(paint: [], coverage: .similarShape)),
             (EmptyScene.self, Material(paint: [], coverage: .none)),
         ]
         for (type, material) in expected {

@@ -26,9 +26,9 @@ final class MaterialTests: XCTestCase {
     }
 
     func testRoundedAntialiasedBorderedAndClippedLayersComputeWhatTheyNeed() {
-        XCTAssertEqual(material { $0.cornerRadius = 4 }, Material(paint: [], coverage: .shape))
+        XCTAssertEqual(material { $0.cornerRadius = 4 }, Material(paint: [], coverage: .similarShape))
         XCTAssertEqual(material { $0.allowsEdgeAntialiasing = true; $0.setValue(0.3, forKeyPath: "transform.rotation.z") },
-                       Material(paint: [], coverage: .shape))
+                       Material(paint: [], coverage: .similarShape))
         XCTAssertEqual(material { $0.borderWidth = 2; $0.backgroundColor = nil; $0.borderColor = TinyScene.blue },
                        Material(paint: [], coverage: .shapeBorderClip))
     }
@@ -50,7 +50,42 @@ final class MaterialTests: XCTestCase {
         XCTAssertEqual(Material(instance), .general)
         instance.flags = []
         instance.quad = SIMD4(-1, 0, 1, 1)
-        XCTAssertEqual(Material(instance).coverage, .shape, "a quad larger than its shape must cut at the shape")
+        XCTAssertEqual(Material(instance).coverage, .affineShape, "a quad larger than its shape must cut at the shape")
+        instance.flags = [.similarityMap]
+        XCTAssertEqual(Material(instance).coverage, .similarShape)
+    }
+
+    func testShapeCoverageTakesDerivativesOnlyWhereTheMapProjects() {
+        // Rounded and antialiased, under a 2D map: the map's pixel metric serves the whole draw; under a
+        // similarity (rotated, uniformly scaled, mirrored) one scale does.
+        XCTAssertEqual(material { $0.cornerRadius = 4; $0.setValue(CGFloat(0.4), forKeyPath: "transform.rotation.z") }?.coverage, .similarShape)
+        XCTAssertEqual(material { $0.cornerRadius = 4; $0.transform = CATransform3DMakeScale(-1.5, 1.5, 1) }?.coverage, .similarShape)
+        XCTAssertEqual(material { $0.cornerRadius = 4; $0.transform = CATransform3DMakeScale(2, 0.5, 1) }?.coverage, .affineShape)
+        XCTAssertEqual(material {
+            $0.cornerRadius = 4
+            $0.transform = CATransform3DConcat(CATransform3DMakeScale(2, 0.5, 1), CATransform3DMakeRotation(0.4, 0, 0, 1))
+        }?.coverage, .affineShape)
+        // Under perspective the layer-space step of a pixel varies across the draw: derivatives per fragment.
+        XCTAssertEqual(material {
+            var perspective = CATransform3DIdentity
+            perspective.m34 = -1 / 200
+            $0.cornerRadius = 4
+            $0.transform = CATransform3DRotate(perspective, 0.5, 0, 1, 0)
+        }?.coverage, .shape)
+        // A shadow blurs the shape with the derivative coverage's inputs.
+        var shadow = LayerInstance(localToClip: (SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1)),
+                                   quad: SIMD4(0, 0, 1, 1), color: SIMD4(1, 1, 1, 1), shape: SIMD4(0, 0, 1, 1), flags: [.shadow])
+        XCTAssertEqual(Material(shadow).coverage, .shape)
+        shadow.flags = [.antialiasEdges]
+        XCTAssertEqual(Material(shadow).coverage, .affineShape)
+        // The similarity flag says nothing where the map projects.
+        shadow.flags = [.antialiasEdges, .similarityMap]
+        shadow.localToClip.0.w = 0.01
+        XCTAssertEqual(Material(shadow).coverage, .shape)
+        // A batch of both runs the derivative coverage.
+        XCTAssertEqual(Material(paint: [], coverage: .affineShape).joined(with: Material(paint: [], coverage: .shape)).coverage, .shape)
+        XCTAssertEqual(Material(paint: [], coverage: .affineShape).joined(with: Material(paint: [], coverage: .none)).coverage, .affineShape)
+        XCTAssertEqual(Material(paint: [], coverage: .similarShape).joined(with: Material(paint: [], coverage: .affineShape)).coverage, .affineShape)
     }
 
     func testABatchOfMixedDrawsRunsTheJoinOfTheirMaterials() {

@@ -32,10 +32,19 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
         /// None: every fragment the rasterizer produces is fully covered (a square-cornered, hard-edged
         /// quad within its shape, no border, no clip).
         case none = 0
-        /// The shape's rounded rect, antialiased or hard.
-        case shape = 1
+        /// The shape's rounded rect, antialiased or hard, for a draw whose map to the target's pixels is a
+        /// similarity (`LayerInstance.Flags.similarityMap`): the same coverage as `shape`, its distance
+        /// scaled by one number of pixels per layer unit, which the vertex shader hands on flat.
+        case similarShape = 1
+        /// The shape's rounded rect, antialiased or hard, for a draw whose map to the target is affine:
+        /// the same coverage as `shape`, its ramp widths worked out from the map's pixel metric, which the
+        /// vertex shader hands on flat, instead of from six derivatives per fragment
+        /// (`include/affine_rounded_rect_coverage.glsl`).
+        case affineShape = 2
+        /// The shape's rounded rect, antialiased or hard, under any map (derivatives per fragment).
+        case shape = 3
         /// The shape, its border ring and its analytic clip.
-        case shapeBorderClip = 2
+        case shapeBorderClip = 4
 
         package static func < (lhs: Coverage, rhs: Coverage) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -62,7 +71,7 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
             // A surface quad: covered wherever drawn, unless a clip (an ancestor's, a backdrop's shape) cuts
             // it; an image taking a colour matrix keeps its rounded corners and antialiased edges.
             let shaped = flags.contains(.antialiasEdges) || instance.shapeRadii != .zero || !Self.quad(instance.quad, liesWithin: instance.shape)
-            self.init(paint: .filter, coverage: flags.contains(.clip) ? .shapeBorderClip : shaped ? .shape : .none)
+            self.init(paint: .filter, coverage: flags.contains(.clip) ? .shapeBorderClip : shaped ? Self.shapeCoverage(of: instance) : .none)
             return
         }
         var paint: Paint = []
@@ -73,9 +82,12 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
         let coverage: Coverage
         if flags.contains(.border) || flags.contains(.clip) {
             coverage = .shapeBorderClip
-        } else if flags.contains(.shadow) || flags.contains(.antialiasEdges) || flags.contains(.pieceCorners) || instance.shapeRadii != .zero
-                    || !Self.quad(instance.quad, liesWithin: instance.shape) {
+        } else if flags.contains(.shadow) {
+            // A shadow blurs the shape with the derivative-based coverage's inputs.
             coverage = .shape
+        } else if flags.contains(.antialiasEdges) || flags.contains(.pieceCorners) || instance.shapeRadii != .zero
+                    || !Self.quad(instance.quad, liesWithin: instance.shape) {
+            coverage = Self.shapeCoverage(of: instance)
         } else {
             coverage = .none
         }
@@ -96,6 +108,15 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
             material = material.map { $0.joined(with: own) } ?? own
         }
         self = material ?? Material(paint: [], coverage: .none)
+    }
+
+    /// The shape coverage `instance` needs: without derivatives where its map is affine, that is where the
+    /// clip-space w of a layer point (x, y, 0, 1) does not depend on x or y (the rows' w of `localToClip`'s
+    /// first two columns are zero; the third multiplies z = 0), with one scale where it is a similarity.
+    private static func shapeCoverage(of instance: LayerInstance) -> Coverage {
+        let (x, y, _, translation) = instance.localToClip
+        guard x.w == 0 && y.w == 0 && translation.w != 0 else { return .shape }
+        return instance.flags.contains(.similarityMap) ? .similarShape : .affineShape
     }
 
     /// With a hard edge the shader's coverage is a step at the pixel centre, the rasterizer's own
@@ -120,6 +141,8 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
         if parts.isEmpty { parts.append("flat") }
         switch coverage {
         case .none: break
+        case .similarShape: parts.append("similar shape coverage")
+        case .affineShape: parts.append("affine shape coverage")
         case .shape: parts.append("shape coverage")
         case .shapeBorderClip: parts.append("shape, border and clip coverage")
         }

@@ -74,6 +74,11 @@ package struct LayerInstance: Equatable, Sendable {
         package static let filterKernel = Flags(rawValue: 1 << 10)
         /// Apply `colorMatrix` to the sampled colour (kept in the clip fields: such a draw has no clip).
         package static let colorMatrix = Flags(rawValue: 1 << 11)
+        /// The map to the target's pixels is a similarity (rotation, uniform scale, mirror, translation):
+        /// one pixel is the same layer length in every direction. Read on the CPU only, where it picks the
+        /// cheapest shape coverage (`Material.Coverage.similarShape`); set by the builder, which knows the
+        /// map to pixels (`localToClip` alone does not say what a pixel is).
+        package static let similarityMap = Flags(rawValue: 1 << 12)
     }
 
     package var flags: Flags {

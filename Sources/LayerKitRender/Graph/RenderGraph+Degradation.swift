@@ -43,6 +43,8 @@ extension RenderGraph {
                                                                                      targetHeight: content.target.height),
                            footprint.intersection(sampled) == nil { continue }
                         inner.instance.localToClip = Self.columnMajor(CATransform3DConcat(Self.matrix(inner.instance.localToClip), toComposite))
+                        // The composite's map may scale unequally: the draw's map to pixels is no longer known similar.
+                        inner.instance.flags.remove(.similarityMap)
                         inner.instance.color *= item.instance.color.w
                         // The surface's stencil clips nest inside the clips in force at the composite.
                         inner.stencilLevel &+= item.stencilLevel

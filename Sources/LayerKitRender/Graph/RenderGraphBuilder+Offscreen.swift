@@ -272,10 +272,13 @@ extension RenderGraphBuilder {
         func reexpress(_ column: SIMD4<Float>) -> SIMD4<Float> {
             SIMD4(scale.x * column.x + offset.x * column.w, scale.y * column.y + offset.y * column.w, column.z, column.w)
         }
+        // A surface of other than one texel per pixel scales its draws' pixels, perhaps unequally per axis.
+        let keepsPixels = size.map { $0 == (rect.width, rect.height) } ?? true
         let moved = items.map { item -> DrawItem in
             var item = item
             let (c0, c1, c2, c3) = item.instance.localToClip
             item.instance.localToClip = (reexpress(c0), reexpress(c1), reexpress(c2), reexpress(c3))
+            if !keepsPixels { item.instance.flags.remove(.similarityMap) }
             return item
         }
         context.offscreen.passes.append(RenderPass(

@@ -393,7 +393,9 @@ package struct RenderGraphBuilder {
         let clipToUse = inheritedClip.map { clipInstanceFields($0, localToPixels: homography) }
         let hasSize = node.bounds.width > 0 && node.bounds.height > 0
         let radii = hasSize ? Self.cornerRadii(of: node) : .zero
-        let edgeFlags: LayerInstance.Flags = node.allowsEdgeAntialiasing ? [.antialiasEdges] : []
+        // Flags of every draw of the layer: its edges, and whether its map to pixels is a similarity.
+        var layerFlags: LayerInstance.Flags = node.allowsEdgeAntialiasing ? [.antialiasEdges] : []
+        if Self.isSimilarity(homography) { layerFlags.insert(.similarityMap) }
 
         func instance(quad: CGRect, color: SIMD4<Float>, shape: CGRect, shapeRadii: SIMD4<Float>, flags: LayerInstance.Flags,
                       uv: SIMD4<Float> = SIMD4(0, 0, 1, 1), clip: (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>)?) -> LayerInstance {
@@ -409,7 +411,7 @@ package struct RenderGraphBuilder {
             }
             var result = LayerInstance(
                 localToClip: localToClip, quad: Self.vector(quadRect), uv: uvRect, color: color,
-                shape: Self.vector(shape), shapeRadii: shapeRadii, flags: flags.union(edgeFlags))
+                shape: Self.vector(shape), shapeRadii: shapeRadii, flags: flags.union(layerFlags))
             if let clip { Self.setClip(clip, on: &result) }
             return result
         }
@@ -718,6 +720,18 @@ package struct RenderGraphBuilder {
         }
         let pad = onePixelInLayerUnits(toPixels, at: point)
         return (pad, pad)
+    }
+
+    /// Whether `toPixels` is a similarity (affine, its axes' images orthogonal and of one length), within a
+    /// relative 1e-5: the shader's similarity coverage then differs from the affine one by far less than
+    /// a level (`Material.Coverage.similarShape`).
+    static func isSimilarity(_ toPixels: PlaneHomography) -> Bool {
+        let (r0, r1, r2) = (toPixels.r0, toPixels.r1, toPixels.r2)
+        guard r0.z == 0, r1.z == 0, r2.z != 0 else { return false }
+        let ex = SIMD2(r0.x, r0.y), ey = SIMD2(r1.x, r1.y)
+        let xx = (ex * ex).sum(), yy = (ey * ey).sum(), xy = (ex * ey).sum()
+        let tolerance = 1e-5 * max(xx, yy)
+        return abs(xx - yy) <= tolerance && abs(xy) <= tolerance
     }
 
     static func onePixelInLayerUnits(_ toPixels: PlaneHomography, at point: CGPoint) -> CGFloat {

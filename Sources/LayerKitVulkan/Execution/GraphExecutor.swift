@@ -412,6 +412,7 @@ final class GraphExecutor {
                 // Every pipeline shares the frame pipeline's layout, so set 0 stays bound across pipelines.
                 var set: VkDescriptorSet? = recording.instanceSet
                 vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
+                pipeline.pushViewport(commandBuffer, width: passWidth, height: passHeight)
                 var boundPipeline: VkPipeline?
                 var boundTexture: VkDescriptorSet?
                 // A pass with a stencil tests it in every pipeline.

@@ -44,6 +44,7 @@ enum KernelCompiler {
             layout(location = 8) flat in vec4 vClipRadii;
             layout(location = 9) flat in vec4 vUVClamp;
             layout(location = 10) flat in vec4 vGradientGeometry;
+            layout(location = 11) noperspective in vec2 vShapeOffset;
             layout(location = 0) out vec4 outColor;
             vec4 kernel(vec4 color, vec2 position, vec4 inputs);
             void main() {

@@ -3,7 +3,8 @@ import LayerKitRender
 
 /// The layer-quad pipelines and what they are built against: the frame's render pass, the descriptor
 /// set layouts (set 0: the frame's instance buffer, read by the vertex shader and, for gradient stops
-/// stored after the instances, by the fragment shader; set 1: the batch's texture) and the pipeline layout.
+/// stored after the instances, by the fragment shader; set 1: the batch's texture) and the pipeline layout
+/// (those two sets and the vertex shader's push constants, `viewportPushConstants`).
 ///
 /// Input: the device, the pipeline cache and `Shaders/layer_quad.{vert,frag}`. Output: Vulkan handles.
 /// State: a triangle list of 6 vertices per draw item without vertex buffers (`layer_quad.vert` pulls
@@ -97,13 +98,30 @@ final class LayerPipeline {
         var layoutInfo = VkPipelineLayoutCreateInfo()
         layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO
         layoutInfo.setLayoutCount = UInt32(setLayouts.count)
+        var viewportRange = Self.viewportPushConstants
+        layoutInfo.pushConstantRangeCount = 1
         var pipelineLayout: VkPipelineLayout?
         try setLayouts.withUnsafeMutableBufferPointer { pointer in
             layoutInfo.pSetLayouts = UnsafePointer(pointer.baseAddress)
-            try check(vkCreatePipelineLayout(device.handle, &layoutInfo, nil, &pipelineLayout), "vkCreatePipelineLayout(layer quad)")
+            try withUnsafePointer(to: &viewportRange) { range in
+                layoutInfo.pPushConstantRanges = range
+                try check(vkCreatePipelineLayout(device.handle, &layoutInfo, nil, &pipelineLayout), "vkCreatePipelineLayout(layer quad)")
+            }
         }
         layout = pipelineLayout!
         device.labels.name(layout, VK_OBJECT_TYPE_PIPELINE_LAYOUT, "layer quad layout")
+    }
+
+    /// The vertex shader's push constants: the pass's pixels per clip-space unit along x and y (half its
+    /// viewport's width and height, two floats), from which it works out the pixel metric of an affine
+    /// map (`Material.Coverage.affineShape`). Every pass that draws pushes them (`pushViewport`).
+    static let viewportPushConstants = VkPushConstantRange(stageFlags: VK_SHADER_STAGE_VERTEX_BIT.rawValue, offset: 0,
+                                                           size: UInt32(2 * MemoryLayout<Float>.size))
+
+    /// Records the push constants of a pass drawn into a `width` × `height` viewport.
+    func pushViewport(_ commandBuffer: VkCommandBuffer, width: Int, height: Int) {
+        var pixelsPerClipUnit: (Float, Float) = (Float(width) / 2, Float(height) / 2)
+        vkCmdPushConstants(commandBuffer, layout, Self.viewportPushConstants.stageFlags, 0, Self.viewportPushConstants.size, &pixelsPerClipUnit)
     }
 
     deinit {
@@ -297,7 +315,7 @@ final class LayerPipeline {
         let entry = arena.cString("main")
         // Specialization constants of the fragment shader: 0 discards partially covered fragments (opaque
         // phase), 1 discards fragments outside the shape (stencil clip shapes), 2 and 3 are the material's
-        // paints and coverage. Each is one 32-bit word (VkBool32 or uint).
+        // paints and coverage (3 is the vertex shader's too). Each is one 32-bit word (VkBool32 or uint).
         let wordSize = MemoryLayout<UInt32>.size
         let values: [UInt32] = [depth == .opaque ? VK_TRUE : VK_FALSE, stencilClip != nil ? VK_TRUE : VK_FALSE,
                                 material.paint.rawValue, material.coverage.rawValue]
@@ -314,7 +332,8 @@ final class LayerPipeline {
             info.stage = stage
             info.module = module
             info.pName = entry
-            if stage == VK_SHADER_STAGE_FRAGMENT_BIT { info.pSpecializationInfo = specializationPointer }
+            // The vertex shader reads constant 3 (coverage) too: only derivative-free coverages need its shape frame.
+            info.pSpecializationInfo = specializationPointer
             return info
         }
         var vertexInput = VkPipelineVertexInputStateCreateInfo()
