@@ -12,13 +12,14 @@
 // works them out; roundedRectCoverage converts the distance to pixels by dividing by |(n . dp/dx,
 // n . dp/dy)|, the layer length of one pixel's step along n, which is sqrt(n^T G n). With n = s * d / |d|
 // in a corner (s the quadrant's signs) that is |d| / sqrt(d^T G' d), G' being G with its cross term
-// negated in the quadrants where s.x != s.y; along a straight edge n is an axis and it is sqrt(G.xx) or
-// sqrt(G.yy). One inverse square root serves both, and the metric replaces six derivatives per
-// fragment. An empty rect arrives as a half size of -1e30 (its distance is huge: no coverage).
+// negated in the quadrants where s.x != s.y. Along straight edges each edge's distance is converted by
+// its own axis's rate, sqrt(G.xx) or sqrt(G.yy), and the larger taken: the nearer edge on screen, which
+// under a non-uniform scale need not be the nearer in layer units. The metric replaces six derivatives
+// per fragment. An empty rect arrives as a half size of -1e30 (its distance is huge: no coverage).
 // Under a similarity G is a multiple of the identity, so every direction has the same rate: the distance
 // is scaled by one flat number of pixels per layer unit (similarRoundedRectCoverage).
-// Cost: one square root, one inverse square root, about forty ALU operations (a similarity: one square
-// root, about twenty-five); no divisions, no derivatives.
+// Cost: one square root, three inverse square roots, about forty-five ALU operations (a similarity: one
+// square root, about twenty-five); no divisions, no derivatives.
 #ifndef AFFINE_ROUNDED_RECT_COVERAGE_GLSL
 #define AFFINE_ROUNDED_RECT_COVERAGE_GLSL
 
@@ -29,13 +30,14 @@ float affineRoundedRectCoverage(vec2 q, vec2 halfSize, vec4 clampedRadii, vec3 p
     bool inCorner = radius > 0.0 && d.x > 0.0 && d.y > 0.0;
     float cornerLength = length(d);
     float distance = inCorner ? cornerLength - radius : max(d.x, d.y) - radius;
-    // The direction whose pixel rate converts the distance: d itself in a corner (its length divides
-    // out below), else the axis of the nearer straight edge.
-    vec2 m = inCorner ? d : (d.x > d.y ? vec2(1.0, 0.0) : vec2(0.0, 1.0));
+    // In a corner the distance is converted by the pixel rate along d (whose length divides out below).
     float cross = negative.x != negative.y ? -pixelMetric.y : pixelMetric.y;
-    float squaredRate = m.x * m.x * pixelMetric.x + 2.0 * m.x * m.y * cross + m.y * m.y * pixelMetric.z;
-    float pixelsPerUnit = (inCorner ? cornerLength : 1.0) * inversesqrt(squaredRate);
-    float ramp = clamp(0.5 - distance * pixelsPerUnit, 0.0, 1.0);
+    float squaredRate = d.x * d.x * pixelMetric.x + 2.0 * d.x * d.y * cross + d.y * d.y * pixelMetric.z;
+    // Straight edges: each edge's distance in pixels by its own axis's rate, the larger taken (under a
+    // non-uniform scale the larger in layer units can be the smaller on screen).
+    vec2 edgePixels = (abs(q) - halfSize) * inversesqrt(pixelMetric.xz);
+    float pixelDistance = inCorner ? distance * cornerLength * inversesqrt(squaredRate) : max(edgePixels.x, edgePixels.y);
+    float ramp = clamp(0.5 - pixelDistance, 0.0, 1.0);
     float step = distance <= 0.0 ? 1.0 : 0.0;
     return inCorner || antialiasStraightEdges ? ramp : step;
 }

@@ -4,9 +4,11 @@
 // of p (dFdx(p), dFdy(p), taken by the caller in uniform control flow), the rect (minX, minY, maxX,
 // maxY) and its per-corner radii (top-left, top-right, bottom-right, bottom-left; y down).
 // Output: coverage in [0, 1].
-// Algorithm: exact signed distance to the rounded box with its analytic gradient n; the distance is
-// converted to pixels by the length of n's screen-space rate |(n . dp/dx, n . dp/dy)|, so the ramp is
-// one pixel wide under any scale, rotation or perspective. Straight edges can instead be hard (a step at
+// Algorithm: exact signed distance to the rounded box with its analytic gradient n; in a corner the
+// distance is converted to pixels by the length of n's screen-space rate |(n . dp/dx, n . dp/dy)|, so
+// the ramp is one pixel wide under any scale, rotation or perspective; along straight edges each edge's
+// distance is converted by its own axis's rate and the larger taken, so the nearer edge is the nearer
+// on screen, not in layer units (they differ under a non-uniform scale). Straight edges can instead be hard (a step at
 // the pixel centre, matching the rasterizer's own decision); rounded corners are always antialiased.
 // Cost: a handful of ALU operations, no texture reads.
 #ifndef ROUNDED_RECT_COVERAGE_GLSL
@@ -43,8 +45,16 @@ float roundedRectCoverage(vec2 p, vec2 dpdx, vec2 dpdy, vec4 rect, vec4 radii, b
     if (!inCorner && !antialiasStraightEdges) {
         return distance <= 0.0 ? 1.0 : 0.0;
     }
-    float unitsPerPixel = length(vec2(dot(normal, dpdx), dot(normal, dpdy)));
-    return clamp(0.5 - distance / max(unitsPerPixel, 1e-20), 0.0, 1.0);
+    if (inCorner) {
+        float unitsPerPixel = length(vec2(dot(normal, dpdx), dot(normal, dpdy)));
+        return clamp(0.5 - distance / max(unitsPerPixel, 1e-20), 0.0, 1.0);
+    }
+    // Straight edges: the box's distance is the larger of its two edges' signed distances, compared in
+    // pixels (under a non-uniform scale the larger in layer units can be the smaller on screen).
+    vec2 edges = abs(p - 0.5 * (rect.xy + rect.zw)) - 0.5 * (rect.zw - rect.xy);
+    vec2 unitsPerPixel = vec2(length(vec2(dpdx.x, dpdy.x)), length(vec2(dpdx.y, dpdy.y)));
+    vec2 pixels = edges / max(unitsPerPixel, vec2(1e-20));
+    return clamp(0.5 - max(pixels.x, pixels.y), 0.0, 1.0);
 }
 
 #endif

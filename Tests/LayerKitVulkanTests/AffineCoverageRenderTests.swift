@@ -98,6 +98,26 @@ final class AffineCoverageRenderTests: VulkanRenderTestCase {
         }
     }
 
+    /// A hard-cornered antialiased rect stretched 4× along x, its pixel rect x ∈ [10.2, 42.2], y ∈ [10.3,
+    /// 18.3]: a pixel's coverage is clamp(0.5 − max(ex, ey), 0, 1), ex and ey its centre's signed
+    /// distances in pixels to the nearer vertical and horizontal edges. Just past the bottom-right corner,
+    /// at (42.5, 18.5), that is 0.5 − max(0.3, 0.2) = 0.2; comparing the edges in layer units (0.075 against
+    /// 0.2) picks the horizontal one and gives 0.3. Both coverages, affine and derivative, must agree.
+    func testUnderANonUniformScaleEachPixelTakesTheEdgeNearerOnScreen() throws {
+        let linear = Linear(x: SIMD2(4, 0), y: SIMD2(0, 1))
+        let shaped = item(SIMD4(0, 0, 8, 8), radii: .zero, linear: linear, translation: SIMD2(10.2, 10.3), flags: [.antialiasEdges])
+        let expected = { (x: Int, y: Int) -> RGBA8 in
+            let ex = abs(Double(x) + 0.5 - 26.2) - 16, ey = abs(Double(y) + 0.5 - 14.3) - 4
+            let coverage = Float(min(max(0.5 - max(ex, ey), 0), 1))
+            return RGBA8(SIMD4(repeating: coverage))
+        }
+        XCTAssertEqual(expected(42, 18), RGBA8(51, 51, 51, 51))
+        let affine = try render([shaped], expectedCoverage: .affineShape)
+        assertPixels(affine, tolerance: 1, "affine-nonuniform-corner", expected: expected)
+        let derivative = try render([shaped, projectiveNothing], expectedCoverage: .shape)
+        assertPixels(derivative, tolerance: 1, "derivative-nonuniform-corner", expected: expected)
+    }
+
     func testAnEmptyShapeCoversNothing() throws {
         let empty = item(SIMD4(10, 10, 10, 30), radii: SIMD4(repeating: 3), linear: Linear(x: SIMD2(1, 0), y: SIMD2(0, 1)),
                          translation: .zero, flags: [.antialiasEdges])
