@@ -59,12 +59,13 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         return (image, own)
     }
 
-    private func drawInside(_ game: TestGame, _ root: CALayer, frames: Int = 1) throws -> (CGImage, FrameStatistics) {
+    private func drawInside(_ game: TestGame, _ root: CALayer, frames: Int = 1, inSecondaryBuffer: Bool = false) throws
+        -> (CGImage, FrameStatistics) {
         let renderer = try CARenderer(vulkanTarget: game.target())
         renderer.layer = root
         var image: CGImage?
         for frame in 0..<frames {
-            image = try game.frame { commandBuffer, stage in
+            image = try game.frame(inSecondaryBuffer: inSecondaryBuffer) { commandBuffer, stage in
                 switch stage {
                 case .beforePass:
                     renderer.beginFrame(atTime: Double(frame))
@@ -206,24 +207,9 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         // before the pass. The same pixels as inline, with and without depth-stencil, validation clean.
         for depthStencil in [true, false] {
             let game = try TestGame(depthStencil: depthStencil)
-            let renderer = try CARenderer(vulkanTarget: game.target())
-            renderer.layer = scene()
-            var image: CGImage?
-            for frame in 0..<3 {
-                image = try game.frame(inSecondaryBuffer: true) { commandBuffer, stage in
-                    switch stage {
-                    case .beforePass:
-                        renderer.beginFrame(atTime: Double(frame))
-                        try renderer.prepareRender(recordingInto: commandBuffer)
-                    case .inPass:
-                        try renderer.render(inRenderPassOf: commandBuffer)
-                    case .afterPass:
-                        renderer.endFrame()
-                    }
-                }
-            }
-            assertPixels(image!, "in a secondary buffer, depth-stencil \(depthStencil)", tolerance: 1, probes: expected)
-            XCTAssertEqual(renderer.lastFrameStatistics.passes, 2, "the mask's two offscreen passes only")
+            let (image, statistics) = try drawInside(game, scene(), frames: 3, inSecondaryBuffer: true)
+            assertPixels(image, "in a secondary buffer, depth-stencil \(depthStencil)", tolerance: 1, probes: expected)
+            XCTAssertEqual(statistics.passes, 2, "the mask's two offscreen passes only")
             XCTAssertEqual(game.context.validationMessages, [], "depth-stencil \(depthStencil)")
         }
     }
