@@ -180,6 +180,37 @@ final class RenderSendableInvariantTests: XCTestCase {
         XCTAssertNil(clock.waitForNextFrame(), "a stopped clock stays stopped")
     }
 
+    /// `PresentPacedClock`: its state is behind its condition. The render thread waits for each frame while
+    /// a present thread reports the presents it was handed, from its own thread; frame times never go
+    /// backwards, every present completes, and a stopped clock answers nil.
+    func testPresentPacedClockIsPacedByAnotherThreadsPresents() {
+        let clock = PresentPacedClock(nominalFramesPerSecond: 1000)
+        let handedOver = DispatchSemaphore(value: 0)
+        let times = CollectedValues<Double>()
+        let threads = DispatchGroup()
+        DispatchQueue.global().async(group: threads) {
+            for _ in 0..<50 {
+                handedOver.wait()
+                clock.presentCompleted(at: CACurrentMediaTime(), shown: true)
+            }
+        }
+        DispatchQueue.global().async(group: threads) {
+            for _ in 0..<50 {
+                guard let time = clock.waitForNextFrame() else { return }
+                times.append(time)
+                clock.presentQueued()
+                handedOver.signal()
+            }
+        }
+        threads.wait()
+        clock.stop()
+        let seen = times.all
+        XCTAssertEqual(seen.count, 50)
+        XCTAssertTrue(zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "\(seen)")
+        XCTAssertEqual(clock.presentedFrames.count, 50)
+        XCTAssertNil(clock.waitForNextFrame(), "a stopped clock stays stopped")
+    }
+
     // MARK: - Traces and statistics
 
     /// `TraceRecorder`: one recorder serves several hosts' committing threads and render threads; records
