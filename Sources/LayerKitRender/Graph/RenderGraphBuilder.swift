@@ -552,7 +552,7 @@ package struct RenderGraphBuilder {
             let instanceTime = localTime - replica.delay
             let tree = context.tree
             let committedNode = context.generation != 0 ? tree[node.id] : nil
-            let presentedChildren = presented(node.sublayers.compactMap { tree[$0] }, parentTime: instanceTime, context: &context)
+            let presentedChildren = presented(node.sublayerNodes(in: tree), parentTime: instanceTime, context: &context)
             let children = Self.backToFront(presentedChildren, zPosition: { $0.presented.zPosition })
             for child in children {
                 // A transform layer's sublayers are planes of a 3D rendering context seen through this

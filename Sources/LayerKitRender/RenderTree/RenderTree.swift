@@ -11,7 +11,12 @@ import LayerKit
 /// recompute (`RetainedFrame`). Commits are process-wide: the tree holds every host's layers, and a
 /// producer tells its own by what is reachable from its root.
 package struct RenderTree: Sendable {
-    package internal(set) var nodes: [LayerID: RenderNode] = [:]
+    package internal(set) var nodes: [LayerID: RenderNode] = [:] {
+        didSet { membership &+= 1 }
+    }
+    /// Counts changes to which layers the tree holds (a node added or removed; any write of `nodes`
+    /// counts): a node's resolved sublayers are valid while it stays the same (`RenderNode.sublayerNodes`).
+    package private(set) var membership: UInt64 = 0
     /// Layers that have animations, so a frame need not scan the whole tree to know if it animates.
     package private(set) var animatedLayers = Set<LayerID>()
     /// Animations that arrived in commits since this was last cleared (the render server reports their start).

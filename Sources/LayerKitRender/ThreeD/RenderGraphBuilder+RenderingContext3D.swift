@@ -108,7 +108,7 @@ extension RenderGraphBuilder {
         for replica in replicas?.instances ?? [.original] {
             let sublayerToContext = CATransform3DConcat(CATransform3DConcat(replica.transform, Self.sublayerSpaceTransform(of: layer)), toContext)
             let tint = colorMultiplier * replica.colorMultiplier
-            var children = presented(layer.sublayers.compactMap { tree[$0] }, parentTime: localTime - replica.delay, context: &context)
+            var children = presented(layer.sublayerNodes(in: tree), parentTime: localTime - replica.delay, context: &context)
                 .map { ($0.presented, localTime: $0.time) }
             children = Self.backToFront(children)
             for (child, childTime) in children {
