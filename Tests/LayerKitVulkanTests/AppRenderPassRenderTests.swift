@@ -65,17 +65,7 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         renderer.layer = root
         var image: CGImage?
         for frame in 0..<frames {
-            image = try game.frame(inSecondaryBuffer: inSecondaryBuffer) { commandBuffer, stage in
-                switch stage {
-                case .beforePass:
-                    renderer.beginFrame(atTime: Double(frame))
-                    try renderer.prepareRender(recordingInto: commandBuffer)
-                case .inPass:
-                    try renderer.render(inRenderPassOf: commandBuffer)
-                case .afterPass:
-                    renderer.endFrame()
-                }
-            }
+            image = try self.frame(of: renderer, in: game, at: Double(frame), inSecondaryBuffer: inSecondaryBuffer)
         }
         return (image!, renderer.lastFrameStatistics)
     }
@@ -115,18 +105,9 @@ final class AppRenderPassRenderTests: CARendererTestCase {
             var image: CGImage?
             var values: [UInt64] = []
             for frame in 0..<5 {
-                image = try game.frame { commandBuffer, stage in
-                    switch stage {
-                    case .beforePass:
-                        renderer.beginFrame(atTime: Double(frame))
-                        try renderer.prepareRender(recordingInto: commandBuffer)
-                    case .inPass:
-                        try renderer.render(inRenderPassOf: commandBuffer)
-                        game.timelineSignal = renderer.frameCompletion
-                        if let completion = renderer.frameCompletion { values.append(completion.value) }
-                    case .afterPass:
-                        renderer.endFrame()
-                    }
+                image = try self.frame(of: renderer, in: game, at: Double(frame)) {
+                    game.timelineSignal = renderer.frameCompletion
+                    if let completion = renderer.frameCompletion { values.append(completion.value) }
                 }
             }
             _ = renderer.lastFrameStatistics  // waits for the last frame
@@ -234,14 +215,18 @@ final class AppRenderPassRenderTests: CARendererTestCase {
         withExtendedLifetime(own) {}
     }
 
-    /// One frame of `renderer` drawn inside `game`'s pass at time `t`.
-    private func frame(of renderer: CARenderer, in game: TestGame, at t: Double) throws -> CGImage {
-        try game.frame { commandBuffer, stage in
+    /// One frame of `renderer` drawn inside `game`'s pass (or a secondary buffer the pass executes) at
+    /// time `t`; `drawn` runs in the pass right after LayerKit's draws.
+    private func frame(of renderer: CARenderer, in game: TestGame, at t: Double, inSecondaryBuffer: Bool = false,
+                       drawn: () -> Void = {}) throws -> CGImage {
+        try game.frame(inSecondaryBuffer: inSecondaryBuffer) { commandBuffer, stage in
             switch stage {
             case .beforePass:
                 renderer.beginFrame(atTime: t)
                 try renderer.prepareRender(recordingInto: commandBuffer)
-            case .inPass: try renderer.render(inRenderPassOf: commandBuffer)
+            case .inPass:
+                try renderer.render(inRenderPassOf: commandBuffer)
+                drawn()
             case .afterPass: renderer.endFrame()
             }
         }
