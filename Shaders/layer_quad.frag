@@ -158,14 +158,12 @@ void main() {
     // Paint: only textured materials sample, only gradient materials walk stops.
     vec4 texel = vec4(1.0);
     if ((PAINT & PAINT_CLAMPED_UV) != 0u) {
-        vec2 dudx = dFdx(vUV);
-        vec2 dudy = dFdy(vUV);
-        // Flags are flat per instance, so a 2x2 quad of fragments takes one branch.
-        if ((flags & LAYER_FLAG_CLAMP_UV) != 0u) {
-            texel = textureGrad(layerTexture, clamp(vUV, vUVClamp.xy, vUVClamp.zw), dudx, dudy);
-        } else {
-            texel = texture(layerTexture, vUV);
-        }
+        // One read whether or not the draw clamps: a CPU rasterizer runs both sides of a branch on a
+        // per-draw flag, so two reads in two branches cost two reads. The level of detail comes from the
+        // unclamped coordinates either way, as an implicit-derivative read of vUV would take it.
+        bool clampUV = (flags & LAYER_FLAG_CLAMP_UV) != 0u;
+        vec2 uv = clampUV ? clamp(vUV, vUVClamp.xy, vUVClamp.zw) : vUV;
+        texel = textureGrad(layerTexture, uv, dFdx(vUV), dFdy(vUV));
     } else if ((PAINT & PAINT_TEXTURED) != 0u) {
         texel = texture(layerTexture, vUV);
     }
