@@ -197,6 +197,7 @@ struct RenderSceneBenchmark {
             ("draw_calls", medianOf(statistics.map(\.drawCalls))),
             ("batches", medianOf(statistics.map(\.batches))),
             ("quads_culled", medianOf(statistics.map(\.quadsCulled))),
+            ("quads_trimmed", medianOf(statistics.map(\.quadsTrimmed))),
             ("instances", medianOf(statistics.map(\.instances))),
             ("passes", medianOf(statistics.map(\.passes))),
             ("offscreen_passes", medianOf(statistics.map(\.offscreenPasses))),

@@ -405,6 +405,13 @@ public final class CARenderer: @unchecked Sendable {
         set { producer.resolvesGroupsByDepth = newValue }
     }
 
+    /// Whether opaque draws of a depth-ordered frame are shrunk to the part nearer opaque draws leave in
+    /// view (on by default; `OcclusionTrimmer`). Tests compare frames drawn with and without it.
+    package var trimsOccludedParts: Bool {
+        get { producer.compiler.trimmer != nil }
+        set { producer.compiler.trimmer = newValue ? OcclusionTrimmer() : nil }
+    }
+
     /// Whether frames patch the last one where they can (on by default; `FrameProducer.retainsFrames`).
     /// Tests compare patched frames with a renderer that builds every frame in full.
     package var retainsFrames: Bool {

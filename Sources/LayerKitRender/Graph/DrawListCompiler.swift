@@ -11,6 +11,9 @@
 /// - `drawOrder` and `batches` (`Batcher`): for the frame pass with `depthTesting` and an opaque item, opaque items first,
 ///   front to back, with depth writes, then the rest back to front with a depth test, every item carrying
 ///   its depth (item i of n at (n − i) / (n + 1), so later items are nearer);
+/// - in a depth-ordered frame pass compiled in full (`FrameProducer` switches it off where the next frame
+///   could patch this one), opaque draws shrunk to what nearer opaque draws leave in view, and dropped
+///   where nothing is (`OcclusionTrimmer`);
 /// - `culled` counts; and the graph's `statistics` (layers, quads, batches, passes) and the atlas
 ///   placements it samples.
 /// With culling on and no debug view, the frame pass's first drawn item that is an opaque flat colour
@@ -43,6 +46,8 @@ package struct DrawListCompiler: Sendable {
     /// Where small images are packed; nil: every image is a texture of its own.
     package var atlas: ImageAtlas?
     package var occlusion = OcclusionCuller()
+    /// Shrinks opaque draws of the depth-ordered frame pass to what nearer ones leave in view; nil: off.
+    package var trimmer: OcclusionTrimmer? = OcclusionTrimmer()
     package var batcher = Batcher()
 
     package init() {}
@@ -210,6 +215,8 @@ package struct DrawListCompiler: Sendable {
         // Order, atlas and batches.
         var placements: [Int: AtlasPlacement] = [:]
         var compiled: [RenderPass] = []
+        // Layers all of whose frame-pass draws the occlusion trimmer dropped.
+        var trimmedAwayLayers = Set<LayerID>()
         // Why each surface exists, for the offscreen view's tints.
         var reasonOfSurface: [SurfaceID: OffscreenReason] = [:]
         if views.contains(.offscreen) {
@@ -263,6 +270,18 @@ package struct DrawListCompiler: Sendable {
                     ImageAtlas.remap(&pass.items[i], to: placement)
                 }
             }
+            if phases != nil, let trim = trimmer?.trim(&pass.items, footprints: &footprints, phases: &phases!,
+                                                      targetWidth: pass.target.width, targetHeight: pass.target.height) {
+                compileIndex = nil  // builder draws no longer line up with compiled ones
+                statistics.quadsTrimmed += trim.itemsTrimmed
+                statistics.quadsCulledOccluded += trim.itemsHidden
+                statistics.layerQuads -= trim.itemsHidden
+                if !trim.hiddenLayers.isEmpty {
+                    // A layer none of whose draws is left was culled, not visible.
+                    let drawn = Set(pass.items.compactMap(\.layer))
+                    for layer in Set(trim.hiddenLayers) where !drawn.contains(layer) { trimmedAwayLayers.insert(layer) }
+                }
+            }
             (pass.drawOrder, pass.batches) = batcher.plan(pass.items, footprints: footprints, phases: phases)
             if index == frameIndex { compileIndex?.recordPlan(pass.drawOrder, phases: phases) }
             compileIndex?.compiledPass[index] = compiled.count
@@ -274,8 +293,8 @@ package struct DrawListCompiler: Sendable {
         result.passes = compiled
         result.atlasPlacements = placements.values.sorted { $0.serial < $1.serial }
         result.freedAtlasPlacements = atlas?.takeFreedPlacements() ?? []
-        statistics.layersVisible = visibleLayers.count
-        statistics.layersCulled = culledLayers.elements.filter { !visibleLayers.contains($0) }.count
+        statistics.layersVisible = visibleLayers.count - trimmedAwayLayers.count
+        statistics.layersCulled = culledLayers.elements.filter { !visibleLayers.contains($0) }.count + trimmedAwayLayers.count
         statistics.passes = compiled.count
         statistics.offscreenReasons = compiled.compactMap(\.reason)
         if let frameTarget { statistics.targetPixels = frameTarget.width * frameTarget.height }

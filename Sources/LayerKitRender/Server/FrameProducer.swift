@@ -268,12 +268,18 @@ package struct FrameProducer: Sendable {
             // Nor one whose animated layers are too many for the next frame to patch: keeping its draws
             // would only make compiling them copy them all (city: 6,000 draws, 1 ms a frame).
             let builtDraws = built.passes.reduce(0) { $0 + $1.items.count }
-            let retainable = retainsFrames && built.rasterization.rendered.isEmpty && built.rasterization.uncached.isEmpty
+            let patchable = built.rasterization.rendered.isEmpty && built.rasterization.uncached.isEmpty
                 && state.cacheUses.unsettledGroups == 0 && built.passes.last.map { if case .frame = $0.target { true } else { false } } == true
                 && mayPatch(animated: tree.animatedLayers, drawsLastFrame: builtDraws)
+            let retainable = retainsFrames && patchable
             let builderPasses = retainable ? built.passes : []
             let rendered = built.rasterization.rendered
             var index: CompileIndex?
+            // Trimming hidden parts (`OcclusionTrimmer`) is for frames the next one could not patch anyway:
+            // trimmed draws no longer line up with the builder's. (Decided alike whether frames are
+            // retained or not, so the two draw the same lists.)
+            var compiler = self.compiler
+            if patchable { compiler.trimmer = nil }
             graph = compiler.compile(consume built, updatedLayers: updated, index: &index)
             // Bitmaps whose pass culling dropped were never drawn: the cache must not count on them.
             builder.rasterizationCache.forget(rendered.filter { graph.rasterization.rendered[$0.key] == nil }.map(\.value.entry))

@@ -21,6 +21,9 @@ public struct FrameStatistics: Equatable, Sendable {
     public var quadsCulledOffTarget = 0
     /// Quads dropped because later opaque quads paint over every pixel of theirs.
     public var quadsCulledOccluded = 0
+    /// Opaque quads of the depth-ordered frame pass shrunk to the part nearer opaque quads leave in view
+    /// (`OcclusionTrimmer`); a quad with nothing left counts in `quadsCulledOccluded` instead.
+    public var quadsTrimmed = 0
     /// Commit packets the render server applied for this frame (a host loop that commits once per frame
     /// drawn applies at most one).
     public var commitsApplied = 0

@@ -1,0 +1,163 @@
+/// Which square blocks of a target's pixels opaque draws already paint completely: one bit per block.
+///
+/// A block is marked when every pixel centre in it lies inside one parallelogram filled into the mask,
+/// at least `margin` pixels from its outline (so the rasterizer, whatever its rounding, paints them
+/// all). Never marks a block that is not covered so: a union of several draws that covers a block but
+/// no single one of them leaves it unmarked. Blocks are 2^`blockShift` pixels square (4: lavapipe's
+/// rasterizer shades 4×4 blocks); the last row and column may hold fewer pixels.
+/// Cost: filling touches each block row of the parallelogram once; see `exposure` for queries.
+package struct OpaqueBlockMask: Sendable {
+    package let blockShift: Int
+    package var blockSize: Int { 1 << blockShift }
+    package let width: Int
+    package let height: Int
+    package let columns: Int
+    package let rows: Int
+    /// Pixels a pixel centre must lie inside a filled parallelogram's outline (1/32: far above the
+    /// rasterizer's sub-pixel snapping, 1/256 on lavapipe).
+    package var margin = 1.0 / 32
+    private let wordsPerRow: Int
+    /// Coordinates are clamped to ±`reach` pixels, far outside any target, so that whole parts can be
+    /// taken by integer conversion (no libm rounding call in the inner loops).
+    private static let reach = Double(1 << 24)
+    private var words: [UInt64]
+    /// Whether any block is marked.
+    package private(set) var isEmpty = true
+
+    package init(width: Int, height: Int, blockShift: Int = 2) {
+        self.blockShift = min(max(0, blockShift), 8)
+        self.width = max(0, width)
+        self.height = max(0, height)
+        let blockSize = 1 << self.blockShift
+        columns = (self.width + blockSize - 1) >> self.blockShift
+        rows = (self.height + blockSize - 1) >> self.blockShift
+        wordsPerRow = (columns + 63) / 64
+        words = Array(repeating: 0, count: wordsPerRow * rows)
+    }
+
+    /// Marks the blocks whose every pixel centre lies inside `shape` (by `margin`).
+    package mutating func fill(_ shape: PixelParallelogram) {
+        let bounds = shape.bounds
+        guard bounds.minY.isFinite, bounds.maxY.isFinite, bounds.minX.isFinite, bounds.maxX.isFinite else { return }
+        let spans = PixelParallelogram.Spans(shape, inset: margin)
+        let perBlock = 1 / Double(blockSize)
+        let firstRow = max(0, Self.floor(bounds.minY * perBlock))
+        let lastRow = min(rows - 1, Self.floor(min(bounds.maxY, Double(height)) * perBlock))
+        guard firstRow <= lastRow else { return }
+        for row in firstRow...lastRow {
+            // Inside the parallelogram shrunk by the margin, the x-range at every pixel centre of the row
+            // is the intersection of the ranges at its top and bottom centres: the outline's left side is
+            // convex and its right side concave in y.
+            let top = Double(row * blockSize) + 0.5
+            let bottom = Double(min((row + 1) * blockSize, height)) - 0.5
+            guard let (left0, right0) = spans.span(atY: top), let (left1, right1) = spans.span(atY: bottom) else { continue }
+            let left = max(left0, left1), right = min(right0, right1)
+            guard right >= left else { continue }
+            // Blocks whose first centre is at or right of `left` and whose last centre is at or left of `right`.
+            let firstColumn = max(0, -Self.floor(-(left - 0.5) * perBlock))
+            var lastColumn = Self.floor((right + 0.5) * perBlock) - 1
+            if right >= Double(width) - 0.5 { lastColumn = columns - 1 }
+            lastColumn = min(lastColumn, columns - 1)
+            guard firstColumn <= lastColumn else { continue }
+            setBits(row: row, from: firstColumn, through: lastColumn)
+            isEmpty = false
+        }
+    }
+
+    /// Whether block (column, row) is marked.
+    package func isMarked(column: Int, row: Int) -> Bool {
+        guard column >= 0, column < columns, row >= 0, row < rows else { return false }
+        return words[row * wordsPerRow + column >> 6] & (1 << UInt64(column & 63)) != 0
+    }
+
+    /// Where in `shape` a pixel centre of the target may lie outside every marked block: the range of its
+    /// parameters (s along `edgeX`, t along `edgeY`, the shape being corner + s · edgeX + t · edgeY, s and t
+    /// in 0…1) that holds every such centre, widened by `margin`. Nil when there is none (every pixel
+    /// centre of `shape` on the target lies in a marked block).
+    ///
+    /// Each unmarked block the shape's bounds meet contributes the (s, t) bounds of its pixel centres'
+    /// rect, where they meet 0…1 (so a block only near the shape may widen the range a little: never
+    /// narrow it). Cost: one word per row to skip a shape with no marked block near it; else a few
+    /// multiplications per unmarked block.
+    package func exposure(of shape: PixelParallelogram) -> (low: SIMD2<Double>, high: SIMD2<Double>)? {
+        let whole = (low: SIMD2<Double>(0, 0), high: SIMD2<Double>(1, 1))
+        let bounds = shape.bounds
+        guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return whole }
+        // The target's pixels whose centres may lie in the bounds.
+        let firstX = max(0, -Self.floor(-(bounds.minX - 0.5 - margin))), lastX = min(width - 1, Self.floor(bounds.maxX - 0.5 + margin))
+        let firstY = max(0, -Self.floor(-(bounds.minY - 0.5 - margin))), lastY = min(height - 1, Self.floor(bounds.maxY - 0.5 + margin))
+        guard firstX <= lastX, firstY <= lastY else { return nil }
+        let (firstColumn, lastColumn) = (firstX >> blockShift, lastX >> blockShift)
+        let (firstRow, lastRow) = (firstY >> blockShift, lastY >> blockShift)
+        guard !isEmpty, (firstRow...lastRow).contains(where: { anyBits(row: $0, from: firstColumn, through: lastColumn) }) else { return whole }
+        // s = a · (p − corner), t = b · (p − corner): a and b are the rows of [edgeX edgeY]⁻¹.
+        let (u, v) = (shape.edgeX, shape.edgeY)
+        let determinant = u.x * v.y - u.y * v.x
+        guard determinant != 0, determinant.isFinite else { return whole }
+        let a = SIMD2(v.y, -v.x) / determinant, b = SIMD2(-u.y, u.x) / determinant
+        let blockSize = self.blockSize
+        var low = SIMD2<Double>(repeating: .infinity), high = SIMD2<Double>(repeating: -.infinity)
+        for row in firstRow...lastRow {
+            // The row's pixel centres (within the range), widened by the margin, relative to the corner.
+            let y0 = Double(max(row * blockSize, firstY)) + 0.5 - margin - shape.corner.y
+            let y1 = Double(min(row * blockSize + blockSize - 1, lastY)) + 0.5 + margin - shape.corner.y
+            let rowLow = SIMD2(min(a.y * y0, a.y * y1), min(b.y * y0, b.y * y1))
+            let rowHigh = SIMD2(max(a.y * y0, a.y * y1), max(b.y * y0, b.y * y1))
+            forEachUnmarked(row: row, from: firstColumn, through: lastColumn) { column in
+                let x0 = Double(max(column * blockSize, firstX)) + 0.5 - margin - shape.corner.x
+                let x1 = Double(min(column * blockSize + blockSize - 1, lastX)) + 0.5 + margin - shape.corner.x
+                let blockLow = rowLow + SIMD2(min(a.x * x0, a.x * x1), min(b.x * x0, b.x * x1))
+                let blockHigh = rowHigh + SIMD2(max(a.x * x0, a.x * x1), max(b.x * x0, b.x * x1))
+                guard blockHigh.x >= 0, blockLow.x <= 1, blockHigh.y >= 0, blockLow.y <= 1 else { return }
+                low = pointwiseMin(low, pointwiseMax(blockLow, .zero))
+                high = pointwiseMax(high, pointwiseMin(blockHigh, SIMD2(repeating: 1)))
+            }
+        }
+        return low.x <= high.x && low.y <= high.y ? (low, high) : nil
+    }
+
+    /// ⌊value⌋ for a finite value, clamped to ±`reach`.
+    private static func floor(_ value: Double) -> Int {
+        let clamped = min(max(value, -reach), reach)
+        let truncated = Int(clamped)
+        return Double(truncated) > clamped ? truncated - 1 : truncated
+    }
+
+    private mutating func setBits(row: Int, from first: Int, through last: Int) {
+        var column = first
+        while column <= last {
+            let word = column >> 6, bit = column & 63
+            let count = min(64 - bit, last - column + 1)
+            let bits = count == 64 ? UInt64.max : ((1 << UInt64(count)) - 1) << UInt64(bit)
+            words[row * wordsPerRow + word] |= bits
+            column += count
+        }
+    }
+
+    private func anyBits(row: Int, from first: Int, through last: Int) -> Bool {
+        var column = first
+        while column <= last {
+            let word = column >> 6, bit = column & 63
+            let count = min(64 - bit, last - column + 1)
+            let bits = count == 64 ? UInt64.max : ((1 << UInt64(count)) - 1) << UInt64(bit)
+            if words[row * wordsPerRow + word] & bits != 0 { return true }
+            column += count
+        }
+        return false
+    }
+
+    private func forEachUnmarked(row: Int, from first: Int, through last: Int, _ body: (Int) -> Void) {
+        var column = first
+        while column <= last {
+            let word = column >> 6, bit = column & 63
+            let count = min(64 - bit, last - column + 1)
+            let range = count == 64 ? UInt64.max : ((1 << UInt64(count)) - 1) << UInt64(bit)
+            var unmarked = ~words[row * wordsPerRow + word] & range
+            while unmarked != 0 {
+                body(word << 6 + unmarked.trailingZeroBitCount)
+                unmarked &= unmarked - 1
+            }
+            column += count
+        }
+    }
+}
