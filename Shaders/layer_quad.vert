@@ -22,7 +22,9 @@
 // localToClip and the pass's viewport (push constant: pixels per clip-space unit, half the viewport's
 // size), with (w) the similarity material's pixels per layer unit 1 / sqrt(G.xx). On lavapipe every
 // output location costs every vertex of every draw (about 1 % of city's frame each), so these add one
-// location and reuse one the materials leave unread.
+// location and reuse one the materials leave unread. For the same reason an output the material's
+// fragment shader never reads (specialization constants 2 and 3, shared with layer_quad.frag) is left
+// unwritten: a flat opaque or textured quad computes only position, uv, colour, params and uv clamp.
 // Cost: one 256-byte instance read per vertex, a 2x2 inverse.
 #version 450
 #extension GL_GOOGLE_include_directive : require
@@ -49,8 +51,15 @@ layout(location = 11) noperspective out vec2 vShapeOffset;
 // coverages (1: under a similarity, 2: under an affine map) read the shape frame and pixel metric, so only
 // their pipelines work them out.
 layout(constant_id = 3) const uint COVERAGE = 4u;
+const uint COVERAGE_NONE = 0u;
 const uint COVERAGE_SIMILAR_SHAPE = 1u;
 const uint COVERAGE_AFFINE_SHAPE = 2u;
+const uint COVERAGE_SHAPE = 3u;
+const uint COVERAGE_BORDER_CLIP = 4u;
+// The material's paints (specialization constant 2, as in layer_quad.frag).
+layout(constant_id = 2) const uint PAINT = 63u;
+const uint PAINT_GRADIENT = 4u;
+const uint PAINT_FILTER = 32u;
 
 // The pass's viewport: pixels per clip-space unit along x and y (half its width and height).
 layout(push_constant) uniform Viewport {
@@ -76,29 +85,39 @@ void main() {
                             instance.localToClip[2], instance.localToClip[3]);
     gl_Position = localToClip * vec4(p, 0.0, 1.0);
     gl_Position.z = instance.params.z * gl_Position.w;
-    vLocal = p;
     vUV = mix(instance.uv.xy, instance.uv.zw, corner);
-    vec3 h = vec3(p, 1.0);
-    vClip = vec3(dot(instance.clipFromLocal[0].xyz, h),
-                 dot(instance.clipFromLocal[1].xyz, h),
-                 dot(instance.clipFromLocal[2].xyz, h));
     vColor = instance.color;
-    vShape = instance.shape;
-    // Clamped here once (every coverage clamps them so, and a clamped radius stays clamped): the
-    // derivative-free coverages take them as they come.
-    vec2 halfSize = 0.5 * (instance.shape.zw - instance.shape.xy);
-    vShapeRadii = clamp(instance.shapeRadii, vec4(0.0), vec4(max(0.0, min(halfSize.x, halfSize.y))));
     vParams = instance.params;
     // The fragment shader reads a colour matrix straight from the instance (too many words to pass on).
     vParams.w = uintBitsToFloat(uint(quadIndex));
-    vClipRect = instance.clipRect;
-    vClipRadii = instance.clipRadii;
+    // What only some materials read is worked out for those only (the outputs of the others are left
+    // unwritten, and their fragment shader never reads them).
+    if (COVERAGE >= COVERAGE_SHAPE || (PAINT & PAINT_GRADIENT) != 0u) {
+        vLocal = p;
+    }
+    if (COVERAGE == COVERAGE_BORDER_CLIP) {
+        vec3 h = vec3(p, 1.0);
+        vClip = vec3(dot(instance.clipFromLocal[0].xyz, h),
+                     dot(instance.clipFromLocal[1].xyz, h),
+                     dot(instance.clipFromLocal[2].xyz, h));
+        vClipRect = instance.clipRect;
+        vClipRadii = instance.clipRadii;
+    }
+    if (COVERAGE != COVERAGE_NONE) {
+        vShape = instance.shape;
+        // Clamped here once (every coverage clamps them so, and a clamped radius stays clamped): the
+        // derivative-free coverages take them as they come.
+        vec2 halfSize = 0.5 * (instance.shape.zw - instance.shape.xy);
+        vShapeRadii = clamp(instance.shapeRadii, vec4(0.0), vec4(max(0.0, min(halfSize.x, halfSize.y))));
+    }
     // The fragment shader reads the gradient header from vUVClamp.xyz; a piece keeps it in clipFromLocal's w.
     bool gradient = (floatBitsToUint(instance.params.y) & LAYER_FLAG_GRADIENT) != 0u;
     vec4 pieceHeader = gradient ? vec4(instance.clipFromLocal[0].w, instance.clipFromLocal[1].w, instance.clipFromLocal[2].w, 0.0)
                                 : vec4(0.0);
     vUVClamp = piece ? pieceHeader : instance.uvClamp;
-    vGradientGeometry = instance.uv;
+    if ((PAINT & (PAINT_GRADIENT | PAINT_FILTER)) != 0u) {
+        vGradientGeometry = instance.uv;
+    }
 
     if (COVERAGE == COVERAGE_SIMILAR_SHAPE || COVERAGE == COVERAGE_AFFINE_SHAPE) {
         // The derivative-free coverages. Where w = localToClip[3].w for every point (no x or y term in w), the
