@@ -682,6 +682,7 @@ struct FramebufferTarget {
 }
 
 extension RenderPass {
-    /// Whether the pass holds stencil clip commands, so its target needs a stencil.
-    var clipsByStencil: Bool { items.contains { $0.stencilCommand != nil } }
+    /// Whether the pass holds stencil clip commands, so its target needs a stencil. Asked of its batches
+    /// (a command's batch key carries it), not its draws: a frame of 100,000 draws is a handful of batches.
+    var clipsByStencil: Bool { drawPlan.batches.contains { $0.key.stencilCommand != nil } }
 }
