@@ -549,6 +549,10 @@ final class GraphExecutor {
         var stopWords: Int
     }
     private var recordedLineage: RecordedLineage?
+    /// Per draw of the recorded lineage (by pass, then item), the last `changeStamp` that listed it: the
+    /// changes of several revisions usually repeat the same draws, and each is written once.
+    private var changeStamps: [[UInt32]] = []
+    private var changeStamp: UInt32 = 0
 
     /// The recorded lineage and the draws to rewrite, when `graph` is a later revision of it (the same
     /// passes with as many draws) and `frame`'s instance buffer holds a revision of it too: then the graph
@@ -562,7 +566,17 @@ final class GraphExecutor {
               let changes = revision.changes(since: frame.instanceRevision)
         else { return nil }
         // Over several revisions the same draws usually changed each time: write each once.
-        let changed = revision.recentChanges.count > 1 ? Array(Set(changes)) : changes
+        changeStamp &+= 1
+        if changeStamp == 0 {
+            changeStamps = changeStamps.map { [UInt32](repeating: 0, count: $0.count) }
+            changeStamp = 1
+        }
+        var changed: [DrawListRevision.ChangedDraw] = []
+        changed.reserveCapacity(changes.count)
+        for draw in changes where changeStamps[draw.pass][draw.item] != changeStamp {
+            changeStamps[draw.pass][draw.item] = changeStamp
+            changed.append(draw)
+        }
         var changedPerPass = [Int](repeating: 0, count: graph.passes.count)
         for draw in changed { changedPerPass[draw.pass] += 1 }
         var recompiled = Set<Int>()
@@ -587,6 +601,8 @@ final class GraphExecutor {
             recordedLineage = nil
             return
         }
+        changeStamps = graph.passes.map { [UInt32](repeating: 0, count: $0.items.count) }
+        changeStamp = 0
         var recorded = RecordedLineage(lineage: revision.lineage, itemCounts: graph.passes.map(\.items.count), passBase: [], slots: [],
                                        stopStarts: [], passStopBase: [], stopWords: stopWords)
         var base = 0
