@@ -90,11 +90,9 @@ package struct OpaqueBlockMask: Sendable {
         let (firstColumn, lastColumn) = (firstX >> blockShift, lastX >> blockShift)
         let (firstRow, lastRow) = (firstY >> blockShift, lastY >> blockShift)
         guard !isEmpty, (firstRow...lastRow).contains(where: { anyBits(row: $0, from: firstColumn, through: lastColumn) }) else { return whole }
-        // s = a · (p − corner), t = b · (p − corner): a and b are the rows of [edgeX edgeY]⁻¹.
-        let (u, v) = (shape.edgeX, shape.edgeY)
-        let determinant = u.x * v.y - u.y * v.x
-        guard determinant != 0, determinant.isFinite else { return whole }
-        let a = SIMD2(v.y, -v.x) / determinant, b = SIMD2(-u.y, u.x) / determinant
+        // s = a · (p − corner), t = b · (p − corner).
+        let (a, b) = shape.inverseRows
+        guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return whole }
         let blockSize = self.blockSize
         var low = SIMD2<Double>(repeating: .infinity), high = SIMD2<Double>(repeating: -.infinity)
         for row in firstRow...lastRow {
@@ -124,40 +122,40 @@ package struct OpaqueBlockMask: Sendable {
     }
 
     private mutating func setBits(row: Int, from first: Int, through last: Int) {
-        var column = first
-        while column <= last {
-            let word = column >> 6, bit = column & 63
-            let count = min(64 - bit, last - column + 1)
-            let bits = count == 64 ? UInt64.max : ((1 << UInt64(count)) - 1) << UInt64(bit)
-            words[row * wordsPerRow + word] |= bits
-            column += count
-        }
+        for (word, bits) in WordRanges(first, last) { words[row * wordsPerRow + word] |= bits }
     }
 
     private func anyBits(row: Int, from first: Int, through last: Int) -> Bool {
-        var column = first
-        while column <= last {
-            let word = column >> 6, bit = column & 63
-            let count = min(64 - bit, last - column + 1)
-            let bits = count == 64 ? UInt64.max : ((1 << UInt64(count)) - 1) << UInt64(bit)
-            if words[row * wordsPerRow + word] & bits != 0 { return true }
-            column += count
-        }
-        return false
+        WordRanges(first, last).contains { word, bits in words[row * wordsPerRow + word] & bits != 0 }
     }
 
     private func forEachUnmarked(row: Int, from first: Int, through last: Int, _ body: (Int) -> Void) {
-        var column = first
-        while column <= last {
-            let word = column >> 6, bit = column & 63
-            let count = min(64 - bit, last - column + 1)
-            let range = count == 64 ? UInt64.max : ((1 << UInt64(count)) - 1) << UInt64(bit)
-            var unmarked = ~words[row * wordsPerRow + word] & range
+        for (word, bits) in WordRanges(first, last) {
+            var unmarked = ~words[row * wordsPerRow + word] & bits
             while unmarked != 0 {
                 body(word << 6 + unmarked.trailingZeroBitCount)
                 unmarked &= unmarked - 1
             }
+        }
+    }
+
+    /// Blocks `first...last` of a row as the words of the row that hold them (index within the row) and
+    /// their bits in each.
+    private struct WordRanges: Sequence, IteratorProtocol {
+        var column: Int
+        let last: Int
+
+        init(_ first: Int, _ last: Int) {
+            column = first
+            self.last = last
+        }
+
+        mutating func next() -> (word: Int, bits: UInt64)? {
+            guard column <= last else { return nil }
+            let word = column >> 6, bit = column & 63
+            let count = Swift.min(64 - bit, last - column + 1)
             column += count
+            return (word, count == 64 ? .max : ((1 << UInt64(count)) - 1) << UInt64(bit))
         }
     }
 }

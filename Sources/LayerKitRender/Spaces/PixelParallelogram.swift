@@ -19,6 +19,13 @@ package struct PixelParallelogram: Sendable {
     /// The area in square pixels.
     package var area: Double { abs(edgeX.x * edgeY.y - edgeX.y * edgeY.x) }
 
+    /// The rows a and b of the inverse of [edgeX edgeY]: a point p has parameters s = a · (p − corner)
+    /// and t = b · (p − corner) (non-finite for a degenerate parallelogram).
+    package var inverseRows: (a: SIMD2<Double>, b: SIMD2<Double>) {
+        let determinant = edgeX.x * edgeY.y - edgeX.y * edgeY.x
+        return (SIMD2(edgeY.y, -edgeY.x) / determinant, SIMD2(-edgeX.y, edgeX.x) / determinant)
+    }
+
     /// The bounding box (minX, minY, maxX, maxY).
     package var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let (a, b, c, d) = corners
@@ -43,11 +50,8 @@ package struct PixelParallelogram: Sendable {
 
         package init(_ shape: PixelParallelogram, inset: Double = 0) {
             corner = shape.corner
-            let (u, v) = (shape.edgeX, shape.edgeY)
-            let determinant = u.x * v.y - u.y * v.x
-            a = SIMD2(v.y, -v.x) / determinant
-            b = SIMD2(-u.y, u.x) / determinant
-            let (aInset, bInset) = (inset * (a * a).sum().squareRoot(), inset * (b * b).sum().squareRoot())
+            (a, b) = shape.inverseRows
+            let (aInset, bInset) = (inset * a.length, inset * b.length)
             aRange = (aInset, 1 - aInset)
             bRange = (bInset, 1 - bInset)
         }
