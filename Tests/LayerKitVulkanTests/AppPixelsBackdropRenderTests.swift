@@ -58,12 +58,7 @@ final class AppPixelsBackdropRenderTests: CARendererTestCase {
             poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
             poolInfo.queueFamilyIndex = app.device.queueFamily
             XCTAssertEqual(vkCreateCommandPool(device, &poolInfo, nil, &pool), VK_SUCCESS)
-            var allocation = VkCommandBufferAllocateInfo()
-            allocation.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
-            allocation.commandPool = pool
-            allocation.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
-            allocation.commandBufferCount = 1
-            XCTAssertEqual(vkAllocateCommandBuffers(device, &allocation, &buffer), VK_SUCCESS)
+            buffer = try allocateAppCommandBuffer(device, pool: pool, "app")
             var begin = VkCommandBufferBeginInfo()
             begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
             XCTAssertEqual(vkBeginCommandBuffer(buffer, &begin), VK_SUCCESS)

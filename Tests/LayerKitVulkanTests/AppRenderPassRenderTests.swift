@@ -352,14 +352,7 @@ final class TestGame {
         poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT.rawValue
         poolInfo.queueFamilyIndex = device.queueFamily
         try check(vkCreateCommandPool(device.handle, &poolInfo, nil, &pool), "vkCreateCommandPool(game)")
-        var allocation = VkCommandBufferAllocateInfo()
-        allocation.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
-        allocation.commandPool = pool
-        allocation.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
-        allocation.commandBufferCount = 1
-        var buffer: VkCommandBuffer?
-        try check(vkAllocateCommandBuffers(device.handle, &allocation, &buffer), "vkAllocateCommandBuffers(game)")
-        commandBuffer = buffer
+        commandBuffer = try allocateAppCommandBuffer(device.handle, pool: pool, "game")
         var fenceInfo = VkFenceCreateInfo()
         fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
         fenceInfo.flags = VK_FENCE_CREATE_SIGNALED_BIT.rawValue
@@ -488,14 +481,7 @@ final class TestGame {
     /// `renderPass`'s subpass 0 on `framebuffer`.
     private func beginSecondary(framebuffer: VkFramebuffer?, renderPass: VkRenderPass) throws -> OpaquePointer {
         if secondary == nil {
-            var allocation = VkCommandBufferAllocateInfo()
-            allocation.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
-            allocation.commandPool = pool
-            allocation.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY
-            allocation.commandBufferCount = 1
-            var buffer: VkCommandBuffer?
-            try check(vkAllocateCommandBuffers(context.device.handle, &allocation, &buffer), "vkAllocateCommandBuffers(game secondary)")
-            secondary = buffer
+            secondary = try allocateAppCommandBuffer(context.device.handle, pool: pool, level: VK_COMMAND_BUFFER_LEVEL_SECONDARY, "game secondary")
         }
         try check(vkResetCommandBuffer(secondary, 0), "vkResetCommandBuffer(game secondary)")
         var inheritance = VkCommandBufferInheritanceInfo()

@@ -193,13 +193,7 @@ final class AppVulkanTargetRenderTests: CARendererTestCase {
         var pool: VkCommandPool?
         XCTAssertEqual(vkCreateCommandPool(device, &poolInfo, nil, &pool), VK_SUCCESS)
         defer { vkDestroyCommandPool(device, pool, nil) }
-        var allocation = VkCommandBufferAllocateInfo()
-        allocation.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
-        allocation.commandPool = pool
-        allocation.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
-        allocation.commandBufferCount = 1
-        var commandBuffer: VkCommandBuffer?
-        XCTAssertEqual(vkAllocateCommandBuffers(device, &allocation, &commandBuffer), VK_SUCCESS)
+        var commandBuffer = try allocateAppCommandBuffer(device, pool: pool, "app")
         var fenceInfo = VkFenceCreateInfo()
         fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
         fenceInfo.flags = VK_FENCE_CREATE_SIGNALED_BIT.rawValue
