@@ -155,6 +155,25 @@ final class CullingRenderTests: CARendererTestCase {
                 PixelRGBA(reference, x, y)
             }
         }
+        // And independently of the renderer, for flat colours: each pixel is the colour of the topmost tile
+        // whose rotated square holds its centre (transparent where none does), away from the tiles' edges
+        // (within 0.01 px the rasterizer's rounding decides). Within one level: some of these colours fall
+        // on half levels (5/6 of 255 is 212.5), which the GPU's float-to-unorm conversion may round down.
+        let renderer = try makeRenderer(width: 96, height: 96)
+        renderer.layer = makeOverlappingTiles(textured: false)
+        let trimmed = try renderFrame(renderer)
+        XCTAssertGreaterThan(renderer.lastFrameStatistics.quadsTrimmed, 32)
+        let tiles = (0..<64).map { (i: Int) -> RotatedRectShape in
+            let (column, row) = (Double(i % 8), Double(i / 8))
+            return RotatedRectShape(centerX: 16 + 10 * column, centerY: 15 + 11 * row, width: 24, height: 24, angle: 0.1 * Double(i))
+        }
+        assertPixels(trimmed, "trimmed vs the topmost tile at each pixel centre", tolerance: 1) { x, y in
+            let (px, py) = (Double(x) + 0.5, Double(y) + 0.5)
+            guard tiles.allSatisfy({ abs($0.signedDistance(px, py)) >= 0.01 }) else { return nil }
+            guard let top = tiles.indices.last(where: { tiles[$0].contains(px, py) }) else { return PixelRGBA(0, 0, 0, 0) }
+            let (red, green, blue) = (Double(top % 4) / 3, Double(top % 7) / 6, Double(top) / 63)
+            return PixelRGBA(straight: red, green, blue, 1)
+        }
     }
 
     func testStackOfSixtyFourFullWindowOpaqueLayersShadesEachPixelAboutOnce() throws {
