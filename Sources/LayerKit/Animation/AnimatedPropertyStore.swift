@@ -27,6 +27,14 @@ package protocol AnimatedPropertyStore {
     mutating func setAnimatedRect(_ value: CGRect, of property: LayerPropertyKey)
     mutating func setAnimatedTransform(_ value: CATransform3D, of property: LayerPropertyKey)
     mutating func setAnimatedColor(_ value: SIMD4<Double>, of property: LayerPropertyKey)
+
+    // Typed access to a scalar part of a built-in point or transform property (`position.y`,
+    // `transform.rotation.z`), so a store that holds the whole value reads and writes the part in place
+    // instead of handing the whole value (a transform: 128 bytes) out and back.
+    func animatedPointPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double>
+    func animatedTransformPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double>
+    mutating func setAnimatedPointPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey)
+    mutating func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey)
 }
 
 extension AnimatedPropertyStore {
@@ -62,5 +70,19 @@ extension AnimatedPropertyStore {
     }
     package mutating func setAnimatedColor(_ value: SIMD4<Double>, of property: LayerPropertyKey) {
         setAnimatedValue(.color(value), for: .whole(of: property))
+    }
+    package func animatedPointPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+        animatedPoint(of: property).part { $0.animatedPart(component) }
+    }
+    package func animatedTransformPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+        animatedTransform(of: property).part { $0.animatedPart(component) }
+    }
+    package mutating func setAnimatedPointPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
+        guard let whole = animatedPoint(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
+        setAnimatedPoint(whole, of: property)
+    }
+    package mutating func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
+        guard let whole = animatedTransform(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
+        setAnimatedTransform(whole, of: property)
     }
 }

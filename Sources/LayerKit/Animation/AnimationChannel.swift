@@ -20,7 +20,7 @@ package enum AnimationChannelBase<Value: AnimationChannelValue> {
     }
 
     /// The part `part` takes of a whole value; unsupported when it takes none.
-    func part<Part>(_ part: (Value) -> Part?) -> AnimationChannelBase<Part> {
+    package func part<Part>(_ part: (Value) -> Part?) -> AnimationChannelBase<Part> {
         switch self {
         case .value(let whole): part(whole).map(AnimationChannelBase<Part>.value) ?? .unsupported
         case .unset: .unset
@@ -28,7 +28,7 @@ package enum AnimationChannelBase<Value: AnimationChannelValue> {
         }
     }
 
-    var value: Value? {
+    package var value: Value? {
         if case .value(let value) = self { value } else { nil }
     }
 }
@@ -67,9 +67,9 @@ package struct ScalarChannel: AnimationChannel {
     package func base<Store: AnimatedPropertyStore>(in store: Store) -> AnimationChannelBase<Double> {
         switch place {
         case .property: store.animatedScalar(of: property)
-        case .pointPart(let component): store.animatedPoint(of: property).part { $0.animatedPart(component) }
+        case .pointPart(let component): store.animatedPointPart(component, of: property)
         case .rectPart(let component): store.animatedRect(of: property).part { $0.animatedPart(component) }
-        case .transformPart(let component): store.animatedTransform(of: property).part { $0.animatedPart(component) }
+        case .transformPart(let component): store.animatedTransformPart(component, of: property)
         }
     }
 
@@ -78,14 +78,12 @@ package struct ScalarChannel: AnimationChannel {
         case .property:
             store.setAnimatedScalar(value, of: property)
         case .pointPart(let component):
-            guard let whole = store.animatedPoint(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
-            store.setAnimatedPoint(whole, of: property)
+            store.setAnimatedPointPart(value, component, of: property)
         case .rectPart(let component):
             guard let whole = store.animatedRect(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
             store.setAnimatedRect(whole, of: property)
         case .transformPart(let component):
-            guard let whole = store.animatedTransform(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
-            store.setAnimatedTransform(whole, of: property)
+            store.setAnimatedTransformPart(value, component, of: property)
         }
     }
 }

@@ -159,6 +159,44 @@ extension RenderNode: AnimatedPropertyStore {
         }
     }
 
+    // Parts of points and transforms, read and written in the field itself.
+
+    package func animatedPointPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+        switch property {
+        case .position: position.animatedPart(component).map { .value($0) } ?? .unsupported
+        case .anchorPoint: anchorPoint.animatedPart(component).map { .value($0) } ?? .unsupported
+        default: animatedPoint(of: property).part { $0.animatedPart(component) }
+        }
+    }
+
+    package func setAnimatedPointPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
+        switch property {
+        case .position: if let point = position.replacingAnimatedPart(component, with: value) { position = point }
+        case .anchorPoint: if let point = anchorPoint.replacingAnimatedPart(component, with: value) { anchorPoint = point }
+        default:
+            guard let whole = animatedPoint(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
+            setAnimatedPoint(whole, of: property)
+        }
+    }
+
+    package func animatedTransformPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+        switch property {
+        case .transform: transform.animatedPart(component).map { .value($0) } ?? .unsupported
+        case .sublayerTransform: sublayerTransform.animatedPart(component).map { .value($0) } ?? .unsupported
+        default: animatedTransform(of: property).part { $0.animatedPart(component) }
+        }
+    }
+
+    package func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
+        switch property {
+        case .transform: if let whole = transform.replacingAnimatedPart(component, with: value) { transform = whole }
+        case .sublayerTransform: if let whole = sublayerTransform.replacingAnimatedPart(component, with: value) { sublayerTransform = whole }
+        default:
+            guard let whole = animatedTransform(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
+            setAnimatedTransform(whole, of: property)
+        }
+    }
+
     package func setTransition(_ transition: TransitionRecord, progress: Double) {
         activeTransition = (transition, progress)
     }
