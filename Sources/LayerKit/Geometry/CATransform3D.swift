@@ -148,8 +148,15 @@ public func CATransform3DRotate(_ t: CATransform3D, _ angle: CGFloat, _ x: CGFlo
 
 /// `a` then `b`: the matrix product `a * b` under the row-vector convention.
 public func CATransform3DConcat(_ a: CATransform3D, _ b: CATransform3D) -> CATransform3D {
-    // Row i of a*b is row i of a (a row vector) taken through b.
-    CATransform3D(rows: b.transform(a[row: 0]), b.transform(a[row: 1]), b.transform(a[row: 2]), b.transform(a[row: 3]))
+    // Row i of a*b is row i of a (a row vector) taken through b — `b.transform(a[row: i])` written out,
+    // in the same order of operations, with b's rows loaded once: the render thread concatenates
+    // several transforms per layer per frame.
+    let (b0, b1, b2, b3) = (b[row: 0], b[row: 1], b[row: 2], b[row: 3])
+    func through(_ x: CGFloat, _ y: CGFloat, _ z: CGFloat, _ w: CGFloat) -> SIMD4<Double> {
+        b0 * Double(x) + b1 * Double(y) + b2 * Double(z) + b3 * Double(w)
+    }
+    return CATransform3D(rows: through(a.m11, a.m12, a.m13, a.m14), through(a.m21, a.m22, a.m23, a.m24),
+                         through(a.m31, a.m32, a.m33, a.m34), through(a.m41, a.m42, a.m43, a.m44))
 }
 
 // MARK: - Inversion
@@ -224,7 +231,10 @@ extension SIMD4 where Scalar == Double {
 
 /// Whether `t` is exactly the identity.
 public func CATransform3DIsIdentity(_ t: CATransform3D) -> Bool {
-    t == CATransform3DIdentity
+    // Against literals, not the global identity: a spinning layer asks this twice per frame, and each
+    // read of a global goes through its lazy initialization.
+    t.m11 == 1 && t.m12 == 0 && t.m13 == 0 && t.m14 == 0 && t.m21 == 0 && t.m22 == 1 && t.m23 == 0 && t.m24 == 0
+        && t.m31 == 0 && t.m32 == 0 && t.m33 == 1 && t.m34 == 0 && t.m41 == 0 && t.m42 == 0 && t.m43 == 0 && t.m44 == 1
 }
 
 /// Whether `a` and `b` are exactly equal, entry by entry.
