@@ -51,6 +51,8 @@ package struct FrameProducer: Sendable {
     private var generation: UInt64 = 0
     /// The last lineage of compiled draw lists handed out (`DrawListRevision`).
     private var lineage: UInt64 = 0
+    /// How many draws the last full build made; nil before the first.
+    private var lastBuiltDraws: Int?
 
     /// The debug views and switches in force (`DebugOptions`).
     package var debugOptions: DebugOptions {
@@ -114,6 +116,7 @@ package struct FrameProducer: Sendable {
         // A new tree counts changes from zero again: bitmaps stamped by the old one cannot be trusted.
         builder.rasterizationCache.removeAll()
         retained = nil
+        lastBuiltDraws = nil
         if let snapshot { tree.apply(snapshot) }
         self.root = root
         hasPendingChanges = true
@@ -254,9 +257,13 @@ package struct FrameProducer: Sendable {
             state = RenderGraphBuilder.AnimationState()
             state.awaitingStart = awaitingStart
             generation &+= 1
+            // Records for a later patch are written only when this frame may be kept: not when its
+            // animated layers already outnumber what a patch of as many draws as the last build made may
+            // take (writing them cost 6 % of a frame of 10,000 animated layers, for nothing).
+            let records = retainsFrames && lastBuiltDraws.map { mayPatch(animated: tree.animatedLayers, drawsLastFrame: $0) } != false
             var slots: [SurfaceID: RetainedFrame.SurfaceSlot] = [:]
             let built = builder.build(tree: tree, root: root, time: time, clearColor: clearColor, animations: &state,
-                                      generation: retainsFrames ? generation : 0, surfaceSlots: &slots, cacheFrameBegun: cacheFrameBegun)
+                                      generation: records ? generation : 0, surfaceSlots: &slots, cacheFrameBegun: cacheFrameBegun)
             compileStart = StageClock.now()
             var updated = Set<LayerID>()
             if debugOptions.contains(.flashUpdates) {
@@ -268,10 +275,11 @@ package struct FrameProducer: Sendable {
             // Nor one whose animated layers are too many for the next frame to patch: keeping its draws
             // would only make compiling them copy them all (city: 6,000 draws, 1 ms a frame).
             let builtDraws = built.passes.reduce(0) { $0 + $1.items.count }
+            lastBuiltDraws = builtDraws
             let patchable = built.rasterization.rendered.isEmpty && built.rasterization.uncached.isEmpty
                 && state.cacheUses.unsettledGroups == 0 && built.passes.last.map { if case .frame = $0.target { true } else { false } } == true
                 && mayPatch(animated: tree.animatedLayers, drawsLastFrame: builtDraws)
-            let retainable = retainsFrames && patchable
+            let retainable = records && patchable
             let builderPasses = retainable ? built.passes : []
             let rendered = built.rasterization.rendered
             var index: CompileIndex?
