@@ -41,8 +41,9 @@ package struct GradientPaint: Equatable, Sendable {
 
     /// The gradient of a gradient layer's node (see the type's contract); nil for any other node.
     package init?(of node: RenderNode) {
+        guard node.renderKind == .gradient else { return nil }
         let properties = node.customProperties
-        guard node.renderKind == .gradient, case .colors(let straight)? = properties["colors"], !straight.isEmpty,
+        guard case .colors(let straight)? = properties["colors"], !straight.isEmpty,
               node.bounds.width > 0, node.bounds.height > 0 else { return nil }
         switch properties.string("type") {
         case "radial": kind = .radial

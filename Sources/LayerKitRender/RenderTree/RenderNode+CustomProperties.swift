@@ -15,7 +15,9 @@ package struct CustomPropertyValues: Sendable {
     /// The value of `key`: nil when absent or set to nil (see `contains(_:)`). Setting nil records
     /// "set to nil", not absence.
     package subscript(key: String) -> AnimatableValue? {
-        get { values[key] ?? nil }
+        // Most layers hold none: asked of every layer each frame (tiled contents, shapes), an empty table
+        // answers without hashing the key.
+        get { values.isEmpty ? nil : values[key] ?? nil }
         set { values.updateValue(newValue, forKey: key) }
     }
 
