@@ -14,11 +14,19 @@ package enum LayerPlacement {
     /// `(p − anchorInBounds − (0, 0, anchorPointZ)) · transform + (position, zPosition)`.
     package static func toSuperlayer(bounds: CGRect, anchorPoint: CGPoint, anchorPointZ: CGFloat, transform: CATransform3D,
                                      position: CGPoint, zPosition: CGFloat) -> CATransform3D {
+        // T(−anchor) · transform · T(position), without two 4×4 products (the render thread places every
+        // layer it draws each frame): a translation first only replaces the last row by the translation
+        // taken through the matrix, and one last adds each row's w times the translation to its x, y, z.
         let anchor = anchorInBounds(bounds: bounds, anchorPoint: anchorPoint)
-        let toAnchor = CATransform3DMakeTranslation(-anchor.x, -anchor.y, -anchorPointZ)
-        let toPosition = CATransform3DMakeTranslation(position.x, position.y, zPosition)
-        if CATransform3DIsIdentity(transform) { return CATransform3DConcat(toAnchor, toPosition) }
-        return CATransform3DConcat(CATransform3DConcat(toAnchor, transform), toPosition)
+        var placed = transform
+        placed[row: 3] = transform[row: 0] * Double(-anchor.x) + transform[row: 1] * Double(-anchor.y)
+            + transform[row: 2] * Double(-anchorPointZ) + transform[row: 3]
+        let offset = SIMD4(Double(position.x), Double(position.y), Double(zPosition), 0)
+        for row in 0..<4 {
+            let r = placed[row: row]
+            placed[row: row] = r + offset * r.w
+        }
+        return placed
     }
 
     /// The layer's sublayer space → its own space: `isGeometryFlipped` (y mirrored within the bounds),

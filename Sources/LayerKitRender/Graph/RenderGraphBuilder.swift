@@ -260,7 +260,7 @@ package struct RenderGraphBuilder {
         committed.retained = RetainedNodeRecord(
             generation: context.generation, parent: parent, patchable: context.isolationDepth == 0 && drewNoCache,
             surfaces: firstSurface..<context.offscreen.nextSurface,
-            parentSpace: parentSpace, opacity: opacity, clipBox: clip.map(RetainedNodeRecord.ClipBox.init), contentsFlipped: contentsFlipped,
+            parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
             items: context.itemBase + firstItem ..< context.itemBase + items.count, zPosition: node.zPosition)
     }
 
@@ -293,19 +293,43 @@ package struct RenderGraphBuilder {
         var presented = node.presentationCopy()
         let report = AnimationEvaluator.apply(node.packedAnimations, layerTime: localTime, to: &presented,
                                               awaitingStart: context.animations.awaitingStart)
-        context.animations.running.append(contentsOf: report.running)
-        context.animations.finished.append(contentsOf: report.finished.map { (node.id, $0) })
+        // Most frames start and finish nothing: appending nothing to a list still empty copies its storage.
+        if !report.running.isEmpty { context.animations.running.append(contentsOf: report.running) }
+        if !report.finished.isEmpty { context.animations.finished.append(contentsOf: report.finished.map { (node.id, $0) }) }
         return (presented, localTime)
     }
 
     /// An analytic clip in force: the clipping layer's bounds, corner radii, and its map to pixels (and
     /// back).
+    ///
+    /// Held by reference: a clip (most often none) is handed down through every visit, where an inline
+    /// optional of 250 bytes cost a copy and an outlined tag test per layer per frame.
     struct Clip {
-        var rect: CGRect
-        var radii: SIMD4<Float>
-        var toPixelsInverse: PlaneHomography
+        private final class Storage {
+            let rect: CGRect
+            let radii: SIMD4<Float>
+            let toPixelsInverse: PlaneHomography
+            let toPixels: CATransform3D
+
+            init(rect: CGRect, radii: SIMD4<Float>, toPixelsInverse: PlaneHomography, toPixels: CATransform3D) {
+                self.rect = rect
+                self.radii = radii
+                self.toPixelsInverse = toPixelsInverse
+                self.toPixels = toPixels
+            }
+        }
+
+        private let storage: Storage
+
+        init(rect: CGRect, radii: SIMD4<Float>, toPixelsInverse: PlaneHomography, toPixels: CATransform3D) {
+            storage = Storage(rect: rect, radii: radii, toPixelsInverse: toPixelsInverse, toPixels: toPixels)
+        }
+
+        var rect: CGRect { storage.rect }
+        var radii: SIMD4<Float> { storage.radii }
+        var toPixelsInverse: PlaneHomography { storage.toPixelsInverse }
         /// The clip's space → pixels (flattened), for drawing the clip's shape into the stencil.
-        var toPixels: CATransform3D
+        var toPixels: CATransform3D { storage.toPixels }
     }
 
     /// Draws `node` (already presented at `localTime`) and its subtree. `parentSpace` maps the parent's sublayer space to pixels (4×4,
@@ -603,8 +627,9 @@ package struct RenderGraphBuilder {
 
     /// Pixels → Vulkan clip space (x right, y down, both −1…1).
     var pixelToClip: CATransform3D {
-        CATransform3DConcat(CATransform3DMakeScale(2 / CGFloat(targetWidth), 2 / CGFloat(targetHeight), 1),
-                            CATransform3DMakeTranslation(-1, -1, 0))
+        // Scale by 2 / size, then translate by −1, written out (asked once per layer drawn).
+        CATransform3D(m11: 2 / CGFloat(targetWidth), m12: 0, m13: 0, m14: 0, m21: 0, m22: 2 / CGFloat(targetHeight), m23: 0, m24: 0,
+                      m31: 0, m32: 0, m33: 1, m34: 0, m41: -1, m42: -1, m43: 0, m44: 1)
     }
 
     /// A layer's own space → its superlayer's sublayer space (as `CALayer.transformToSuperlayer`).

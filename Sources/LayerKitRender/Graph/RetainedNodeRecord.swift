@@ -28,18 +28,10 @@ struct RetainedNodeRecord {
     /// the analytic clip in force, and whether contents lay out mirrored.
     var parentSpace = CATransform3DIdentity
     var opacity: CGFloat = 1
-    /// Boxed: most layers have no clip, and a clip is larger than the rest of the record.
-    var clipBox: ClipBox?
-    var clip: RenderGraphBuilder.Clip? { clipBox?.clip }
+    var clip: RenderGraphBuilder.Clip?
     var contentsFlipped = false
     /// The subtree's draws in the frame pass (empty where it draws nothing).
     var items: Range<Int> = 0..<0
     /// The presented `zPosition` it was ordered among its siblings by.
     var zPosition: CGFloat = 0
-
-    /// An analytic clip kept by reference.
-    final class ClipBox {
-        let clip: RenderGraphBuilder.Clip
-        init(_ clip: RenderGraphBuilder.Clip) { self.clip = clip }
-    }
 }
