@@ -69,6 +69,35 @@ final class PresentationCopyTests: XCTestCase {
         XCTAssertEqual(Double(try XCTUnwrap(harness.boxOrigin(at: 1000.6)).x), 0, accuracy: 1e-4)
     }
 
+    /// Parts of transforms and points are written in the node's own field (`setAnimatedTransformPart`,
+    /// `setAnimatedPointPart`): the rest of the committed value stays as it was.
+    func testAPartAnimationKeepsTheRestOfTheCommittedValue() throws {
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        harness.box.transform = CATransform3DMakeScale(2, 3, 1)
+        CATransaction.commit()
+        harness.box.add(nudge("transform.rotation.z", by: Double.pi, additive: false), forKey: "spin")
+        harness.box.add(nudge("anchorPoint.y", by: 0.5, additive: false), forKey: "anchor")
+        harness.commit()
+        for _ in 0..<2 {
+            // At p = 0.5: a quarter turn of the committed scale. The box's x axis (2 points per unit) points
+            // down and its y axis (3 points per unit) points left: columns 0 and 1 of localToClip, at 0.02
+            // clip units per point. The anchor is half-way to y = 0.25 of the bounds: 2.5 points up the
+            // box's y axis from its top-left corner, which lands at position − (−3 · 2.5, 0) = (7.5, 30).
+            let item = try XCTUnwrap(harness.boxItem(at: 1000.5))
+            let (xAxis, yAxis, _, origin) = item.instance.localToClip
+            XCTAssertEqual(Double(xAxis.x), 0, accuracy: 1e-6)
+            XCTAssertEqual(Double(xAxis.y), 0.04, accuracy: 1e-6)
+            XCTAssertEqual(Double(yAxis.x), -0.06, accuracy: 1e-6)
+            XCTAssertEqual(Double(yAxis.y), 0, accuracy: 1e-6)
+            XCTAssertEqual((Double(origin.x) + 1) * 50, 7.5, accuracy: 1e-4)
+            XCTAssertEqual((Double(origin.y) + 1) * 50, 30, accuracy: 1e-4)
+        }
+        let node = try XCTUnwrap(harness.producer.tree[harness.box.layerID])
+        XCTAssertEqual(node.transform, CATransform3DMakeScale(2, 3, 1), "the committed node is never written")
+        XCTAssertEqual(node.anchorPoint, .zero)
+    }
+
     func testTheCopyDiffersFromTheNodeOnlyWhileEvaluated() throws {
         harness.box.add(nudge("transform.rotation.z", by: Double.pi, additive: false), forKey: "spin")
         harness.commit()
