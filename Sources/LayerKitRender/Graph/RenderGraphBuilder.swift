@@ -266,7 +266,7 @@ package struct RenderGraphBuilder {
 
     /// The node as it appears at its parent's time: its animations applied in its local time.
     func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
-        guard !node.animations.isEmpty else { return (node, node.localTime(fromParentTime: parentTime)) }
+        guard !node.packedAnimations.isEmpty else { return (node, node.localTime(fromParentTime: parentTime)) }
         let start = StageClock.now()
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
         return untimedPresented(node, parentTime: parentTime, context: &context)
@@ -288,7 +288,7 @@ package struct RenderGraphBuilder {
     /// `presented(_:parentTime:context:)` without counting its time: the caller does.
     private func untimedPresented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
         let localTime = node.localTime(fromParentTime: parentTime)
-        guard !node.animations.isEmpty else { return (node, localTime) }
+        guard !node.packedAnimations.isEmpty else { return (node, localTime) }
         context.animations.animatedLayers.append(node.id)
         var presented = node.presentationCopy()
         let report = AnimationEvaluator.apply(node.packedAnimations, layerTime: localTime, to: &presented,
