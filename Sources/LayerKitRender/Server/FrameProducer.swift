@@ -288,7 +288,9 @@ package struct FrameProducer: Sendable {
             // retained or not, so the two draw the same lists.)
             var compiler = self.compiler
             if patchable { compiler.trimmer = nil }
-            graph = compiler.compile(consume built, updatedLayers: updated, index: &index)
+            // What a later patch needs of the compiled lists is recorded only for a frame that is kept.
+            graph = retainable ? compiler.compile(consume built, updatedLayers: updated, index: &index)
+                : compiler.compile(consume built, updatedLayers: updated)
             // Bitmaps whose pass culling dropped were never drawn: the cache must not count on them.
             builder.rasterizationCache.forget(rendered.filter { graph.rasterization.rendered[$0.key] == nil }.map(\.value.entry))
             graph.statistics.quadsRecompiled = builtDraws
