@@ -565,7 +565,8 @@ package struct RenderGraphBuilder {
             context.replicatedInstances += max(replicas.instances.count - 1, 0) * node.sublayers.count
         }
         defer { if replicas != nil { context.isolationDepth -= 1 } }
-        for replica in replicas?.instances ?? [.original] where !node.sublayers.isEmpty {
+        // (A layer without sublayers makes no list of one instance to skip: that was an allocation per layer.)
+        for replica in node.sublayers.isEmpty ? [] : replicas?.instances ?? [.original] {
             let sublayerSpace = CATransform3DConcat(CATransform3DConcat(replica.transform, Self.sublayerSpaceTransform(of: node)), toPixels)
             let firstReplicated = items.count
             defer {
