@@ -442,7 +442,8 @@ package struct RenderGraphBuilder {
 
         // The layer's own items (background, contents) are tagged with its ID once drawn.
         let firstOwnItem = items.count
-        if !effectsDrawn, let backdrop = takeBackdrop(of: node, context: &context) { items.append(backdrop) }
+        // (Asked only while a backdrop waits: returning no draw item clears 400 bytes.)
+        if !effectsDrawn, !context.pendingBackdrops.isEmpty, let backdrop = takeBackdrop(of: node, context: &context) { items.append(backdrop) }
         let firstPaintedItem = items.count
 
         // Background.
