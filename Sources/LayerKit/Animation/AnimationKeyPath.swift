@@ -244,36 +244,46 @@ extension CATransform3D {
     /// The transform with that part replaced and the rest kept (decomposed and recomposed); nil when
     /// the matrix cannot be decomposed or the component is not a scalar part of a transform.
     package func replacingAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> CATransform3D? {
+        var result = self
+        return result.replaceAnimatedPart(component, with: v) ? result : nil
+    }
+
+    /// Replaces that part in place (as `replacingAnimatedPart`, without handing 128 bytes out and back:
+    /// the render thread writes a spinning layer's rotation this way every frame); false, the transform
+    /// unchanged, where that gives nil.
+    package mutating func replaceAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> Bool {
         switch component {
         case .rotation(let axis):
             if CATransform3DIsIdentity(self) {
                 // The common case (a spinning layer): no decomposition needed.
-                return CATransform3DMakeRotation(v, axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0)
+                self = CATransform3DMakeRotation(v, axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0)
+                return true
             }
-            guard var parts = decomposed() else { return nil }
+            guard var parts = decomposed() else { return false }
             var angles = parts.rotationAngles
             angles[axis] = v
             let rotation = CATransform3DConcat(
                 CATransform3DConcat(CATransform3DMakeRotation(angles.x, 1, 0, 0), CATransform3DMakeRotation(angles.y, 0, 1, 0)),
                 CATransform3DMakeRotation(angles.z, 0, 0, 1))
-            guard let rotationParts = rotation.decomposed() else { return nil }
+            guard let rotationParts = rotation.decomposed() else { return false }
             parts.quaternion = rotationParts.quaternion
-            return CATransform3D(decomposition: parts)
+            self = CATransform3D(decomposition: parts)
+            return true
         case .scale(let axis):
-            guard var parts = decomposed() ?? (CATransform3DIsIdentity(self) ? .identity : nil) else { return nil }
+            guard var parts = decomposed() ?? (CATransform3DIsIdentity(self) ? .identity : nil) else { return false }
             if let axis { parts.scale[axis] = v } else { parts.scale = SIMD3(repeating: v) }
-            return CATransform3D(decomposition: parts)
+            self = CATransform3D(decomposition: parts)
+            return true
         case .translation(let axis?):
             // Translation is exactly m41…m43 (the decomposition keeps it there), so set it directly.
-            var result = self
             switch axis {
-            case 0: result.m41 = v
-            case 1: result.m42 = v
-            default: result.m43 = v
+            case 0: m41 = v
+            case 1: m42 = v
+            default: m43 = v
             }
-            return result
+            return true
         default:
-            return nil
+            return false
         }
     }
 }

@@ -189,8 +189,8 @@ extension RenderNode: AnimatedPropertyStore {
 
     package func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
         switch property {
-        case .transform: if let whole = transform.replacingAnimatedPart(component, with: value) { transform = whole }
-        case .sublayerTransform: if let whole = sublayerTransform.replacingAnimatedPart(component, with: value) { sublayerTransform = whole }
+        case .transform: _ = transform.replaceAnimatedPart(component, with: value)
+        case .sublayerTransform: _ = sublayerTransform.replaceAnimatedPart(component, with: value)
         default:
             guard let whole = animatedTransform(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
             setAnimatedTransform(whole, of: property)
