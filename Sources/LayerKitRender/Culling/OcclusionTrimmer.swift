@@ -5,7 +5,7 @@
 /// rotated tiles overlap twelve deep (`city`) that is most of the frame's work. Rect occlusion
 /// (`OcclusionCuller`) drops only draws hidden whole by axis-aligned occluders; this shrinks each draw.
 /// A draw stays one quad: splitting it into pieces would cost more than it spares, as lavapipe pays about
-/// a microsecond for each quad it sets up and bins.
+/// 0.6 µs for each quad it sets up and bins.
 ///
 /// It runs where the next frame could not patch this one anyway (many layers animating, as in `city`;
 /// `FrameProducer`): trimmed draws no longer line up with the builder's, which patching relies on.
@@ -15,17 +15,19 @@
 /// shrunk, draws nothing of which shows dropped, footprints and phases to match, and counts; nil when
 /// nothing changes.
 /// Algorithm: walk the opaque-phase draws front to back keeping an `OpaqueBlockMask` of the blocks nearer
-/// opaque draws paint completely. A draw that maps to the target without perspective and needs no
-/// coverage (its quad lies within its shape: every fragment it rasterizes it paints) is laid on a grid of
-/// cells about `cellPixels` on screen; a cell is hidden when every block its pixel centres may fall in is
-/// marked. The draw's quad becomes the smallest rect of whole cells holding every visible cell (the
-/// texture coordinates of its corners interpolated as the shader would). Then the draw's painted region
-/// is filled into the mask.
-/// Pixels: unchanged. What a trimmed quad no longer covers lies in hidden cells, whose pixels nearer
-/// opaque draws paint, and which lose the depth test there anyway; the new sides lie inside the old quad,
-/// so no pixel outside it is drawn. Translucent draws, groups resolved by depth and draws under
-/// perspective are neither trimmed nor counted as hiding anything.
-/// Cost: O(cells) per opaque draw plus one mask row per block row it covers; no GPU.
+/// opaque draws paint completely. A draw of `minimumArea`…`maximumArea` pixels that maps to the target
+/// without perspective and needs no coverage (its quad lies within its shape: every fragment it
+/// rasterizes it paints) asks the mask for its exposure: the range of its quad's parameters holding every
+/// pixel centre of it in an unmarked block (`OpaqueBlockMask.exposure`). The quad becomes that sub-rect
+/// (a side moves only by a pixel or more; the texture coordinates of its corners are interpolated as the
+/// shader would); a draw with no exposure is dropped. Then the draw's painted region is filled into the
+/// mask.
+/// Pixels: unchanged. What a trimmed quad no longer covers holds only pixel centres in marked blocks,
+/// which nearer opaque draws paint and where it loses the depth test anyway; the new sides lie inside
+/// the old quad, so no pixel outside it is drawn. Translucent draws, groups resolved by depth and draws
+/// under perspective are neither trimmed nor counted as hiding anything.
+/// Cost: a few multiplications per unmarked block within each trimmed draw's bounds, plus one mask row
+/// per block row a draw covers; no GPU.
 package struct OcclusionTrimmer: Sendable {
     /// Draws covering fewer pixels are not trimmed (there is little to spare).
     package var minimumArea = 24.0 * 24.0
@@ -39,7 +41,7 @@ package struct OcclusionTrimmer: Sendable {
     package struct Trim {
         /// Draws whose quad shrank.
         package var itemsTrimmed = 0
-        /// Draws dropped: every cell hidden.
+        /// Draws dropped: nothing of them in view.
         package var itemsHidden = 0
         /// The layers of the dropped draws.
         package var hiddenLayers: [LayerID] = []
