@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CGlslang", providers: [.apt(["glslang-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        // glibc's allocator controls (malloc.h): the C heap's policy under a CPU Vulkan device.
+        .systemLibrary(name: "CMalloc"),
 
         // The model: layers, animations, transactions, Core Graphics value types. No Vulkan.
         .target(
@@ -41,7 +43,7 @@ let package = Package(
         // Executes a render graph with Vulkan; headless CARenderer.
         .target(
             name: "LayerKitVulkan",
-            dependencies: ["LayerKitRender", "CVulkan", "CGlslang", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LayerKitRender", "CVulkan", "CGlslang", "CMalloc", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings,
             plugins: ["ShaderCompilerPlugin"]
         ),

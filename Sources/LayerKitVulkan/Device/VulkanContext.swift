@@ -20,6 +20,8 @@ package enum PipelineCacheLocation: Sendable, Equatable {
 /// Environment: `LK_VALIDATION=1` enables the Khronos validation layer with synchronization validation;
 /// every warning or error it reports lands in `validationMessages`. `LK_DEVICE=substring` picks the device
 /// whose name contains it; otherwise a discrete GPU is preferred, then integrated, virtual, CPU.
+/// On a CPU device of its own, the context sets the process's C heap to keep freed memory
+/// (`CPUDeviceHeapPolicy`: the driver allocates and frees its bins every frame).
 /// Threading: a context and its renderers are used from one thread at a time (the render thread); they
 /// may move between threads, and overlapping calls trap (`ExclusiveAccess`).
 package final class VulkanContext: @unchecked Sendable {
@@ -60,6 +62,10 @@ package final class VulkanContext: @unchecked Sendable {
         let candidates = try DeviceSelection.candidates(of: instance.handle)
         let chosen = try DeviceSelection.choose(from: candidates, override: deviceName ?? environment[DeviceSelection.environmentVariable])
         device = try VulkanDevice(instance: instance, candidate: chosen, extensions: deviceExtensions)
+        if CPUDeviceHeapPolicy.applies(to: chosen.kind, ownsDevice: true, environment: environment) {
+            let applied = CPUDeviceHeapPolicy.apply()
+            logger.debug("C heap keeps freed memory for the CPU device's per-frame bins", metadata: ["applied": "\(applied)"])
+        }
         allocator = MemoryAllocator(device: device)
         let cacheDirectory: URL?
         switch pipelineCache {

@@ -1,0 +1,35 @@
+import CMalloc
+import Foundation
+@testable import LayerKitVulkan
+import XCTest
+
+/// The C heap's policy under a CPU device: when it applies, and that the heap then keeps what it frees.
+final class CPUDeviceHeapPolicyTests: XCTestCase {
+    func testAppliesOnlyToLayerKitsOwnCPUDevice() {
+        XCTAssertTrue(CPUDeviceHeapPolicy.applies(to: .cpu, ownsDevice: true, environment: [:]))
+        XCTAssertFalse(CPUDeviceHeapPolicy.applies(to: .cpu, ownsDevice: false, environment: [:]), "an app's device: its process is the app's")
+        for kind: PhysicalDeviceCandidate.Kind in [.discrete, .integrated, .virtual, .other] {
+            XCTAssertFalse(CPUDeviceHeapPolicy.applies(to: kind, ownsDevice: true, environment: [:]), "\(kind)")
+        }
+    }
+
+    func testTheEnvironmentsOwnAllocatorTuningWins() {
+        XCTAssertFalse(CPUDeviceHeapPolicy.applies(to: .cpu, ownsDevice: true,
+                                                   environment: ["GLIBC_TUNABLES": "glibc.malloc.trim_threshold=0"]))
+        XCTAssertTrue(CPUDeviceHeapPolicy.applies(to: .cpu, ownsDevice: true,
+                                                  environment: ["GLIBC_TUNABLES": "glibc.cpu.hwcaps=-AVX2"]))
+    }
+
+    /// Under the policy an 8 MiB block (the size of a frame's bins) comes from the heap, not a mapping of
+    /// its own, and freeing it leaves it at the heap's top for the next frame instead of returning it.
+    func testFreedMemoryStaysWithTheHeap() throws {
+        XCTAssertTrue(CPUDeviceHeapPolicy.apply())
+        let size = 8 << 20
+        let mappedBefore = mallinfo2().hblks
+        let block = try XCTUnwrap(malloc(size))
+        memset(block, 1, size)
+        XCTAssertEqual(mallinfo2().hblks, mappedBefore, "served from the heap")
+        free(block)
+        XCTAssertGreaterThanOrEqual(Int(mallinfo2().keepcost), size, "kept at the heap's top")
+    }
+}
