@@ -1,9 +1,11 @@
 // layer_quad.vert: expands one LayerInstance into its quad.
 //
-// Input: the pass's instance buffer (set 0, binding 0); a non-instanced triangle-list draw of 6 vertices
-// per quad, no vertex buffer: the batch's first instance arrives as gl_InstanceIndex (firstInstance of a
-// draw of one instance) and quad k of the batch is vertices 6k...6k+5, the triangles (0, 1, 2) and
-// (1, 2, 3) of its corners in strip order (no face is culled, so winding does not matter). One draw of many small quads, rather than one instance per
+// Input: the pass's instance buffer (set 0, binding 0); a non-instanced indexed triangle-list draw of 6
+// indices per quad, no vertex buffer: the batch's first instance arrives as gl_InstanceIndex (firstInstance
+// of a draw of one instance) and quad k of the batch is vertices 4k...4k+3, its corners in strip order,
+// indexed as the triangles (0, 1, 2) and (1, 2, 3) (no face is culled, so winding does not matter). The
+// driver shades each shared corner once: four vertices a quad, not the six of a plain list (on lavapipe
+// the vertex stage runs single-threaded before rasterization starts). One draw of many small quads, rather than one instance per
 // quad: lavapipe's vertex pipeline pays a fixed cost per instance that halved the GPU time of 100,000
 // quads when it went (the `big` scene), and GPUs shade tiny instances in underfilled vertex waves too.
 // The triangles are the strip's, so rasterization is unchanged. A piece of a split plane
@@ -67,11 +69,9 @@ layout(push_constant) uniform Viewport {
 } viewport;
 
 void main() {
-    int quadIndex = gl_InstanceIndex + gl_VertexIndex / 6;
-    // The corner in strip order, (min, min), (max, min), (min, max), (max, max): list vertices 0 1 2 | 3 4 5
-    // are corners 0 1 2 | 1 2 3.
-    int listVertex = gl_VertexIndex % 6;
-    int vertexIndex = listVertex < 3 ? listVertex : listVertex - 2;
+    int quadIndex = gl_InstanceIndex + gl_VertexIndex / 4;
+    // The corner in strip order, (min, min), (max, min), (min, max), (max, max).
+    int vertexIndex = gl_VertexIndex & 3;
     LayerInstance instance = instances[quadIndex];
     vec2 corner = vec2(float(vertexIndex & 1), float(vertexIndex >> 1));
     vec2 p = mix(instance.quad.xy, instance.quad.zw, corner);

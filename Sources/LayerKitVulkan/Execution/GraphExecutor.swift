@@ -20,8 +20,9 @@ import LayerKitRender
 /// corner of its (bucket-sized) image; the uv of items sampling it are scaled by logical / image size as
 /// they are written, so uv 0…1 still spans exactly the pass's pixels.
 /// Batching: the instance buffer holds each pass's items in its `drawOrder`, and each `DrawBatch` is one
-/// `vkCmdDraw` of 6 vertices per item (two triangles; `layer_quad.vert` pulls each item's instance by
-/// vertex index), `firstInstance` indexing its first item in that buffer (`RenderPass.drawPlan`: a
+/// `vkCmdDrawIndexed` of 6 indices per item over its 4 corners (two triangles; `layer_quad.vert` pulls
+/// each item's instance by vertex index; `FrameContext.quadIndexBuffer`), `firstInstance` indexing its
+/// first item in that buffer (`RenderPass.drawPlan`: a
 /// pass nobody compiled batches consecutive items with equal texture bindings and blend modes). After the
 /// instances come the color stops of the frame's gradient items (`GradientPaint.stopWords`), each item's
 /// instance pointing at its first word (`LayerInstance.gradientStopWord`), so gradients batch with
@@ -53,8 +54,8 @@ import LayerKitRender
 /// (a later revision: of the changed items only); one draw call per batch; one render pass per
 /// graph pass; surface images (and stencils) only when the pool has none of the size free.
 final class GraphExecutor {
-    /// Vertices `layer_quad.vert` takes per draw item: its two triangles, as a list.
-    static let verticesPerItem = 6
+    /// Indices per draw item: its two triangles over its four corners (`FrameContext.quadCornerIndices`).
+    static let indicesPerItem = FrameContext.quadCornerIndices.count
     let device: VulkanDevice
     let allocator: MemoryAllocator
     let pipeline: LayerPipeline
@@ -124,6 +125,8 @@ final class GraphExecutor {
         fileprivate let plans: [(order: [Int], batches: [DrawBatch])]
         fileprivate let surfaces: SurfaceAssignment
         fileprivate let instanceSet: VkDescriptorSet
+        /// The frame's quad corner indices (`FrameContext.quadIndexBuffer`), bound for every pass's draws.
+        fileprivate let quadIndices: VkBuffer
         fileprivate let queries: GPUQueries
         fileprivate var counters: FrameCounters
         /// The next pass to record, and its first instance in the frame's instance buffer.
@@ -275,7 +278,9 @@ final class GraphExecutor {
             ?? graph.passes.reduce(0) { sum, pass in sum + pass.items.reduce(0) { $0 + ($1.gradient?.stopWordCount ?? 0) } }
         let stopRecords = (stopWords * wordStride + stride - 1) / stride
         try frame.ensureInstanceCapacity(total + stopRecords, stride: stride, allocator: allocator, descriptors: instanceDescriptors)
-        guard let instanceBuffer = frame.instanceBuffer, let instanceSet = frame.instanceSet, let base = instanceBuffer.mapped else {
+        try frame.ensureQuadIndexCapacity(plans.reduce(0) { max($0, $1.batches.reduce(0) { max($0, $1.count) }) }, allocator: allocator)
+        guard let instanceBuffer = frame.instanceBuffer, let instanceSet = frame.instanceSet, let base = instanceBuffer.mapped,
+              let quadIndices = frame.quadIndexBuffer else {
             preconditionFailure("frame \(frame.index) has no mapped instance buffer")
         }
         /// Writes `item` at instance `slot`, its gradient's stops (if any) at word `stopWord`.
@@ -330,6 +335,7 @@ final class GraphExecutor {
         queries.beginPasses(commandBuffer)
         passesBegun = true
         return FrameRecording(frame: frame, graph: graph, passes: passes, plans: passPlans, surfaces: surfaces, instanceSet: instanceSet.set,
+                              quadIndices: quadIndices.handle,
                               queries: queries, counters: counters, recordNanoseconds: StageClock.now() &- recordStart,
                               recordCPUNanoseconds: StageClock.threadCPUNow() &- recordCPUStart)
     }
@@ -412,6 +418,7 @@ final class GraphExecutor {
                 // Every pipeline shares the frame pipeline's layout, so set 0 stays bound across pipelines.
                 var set: VkDescriptorSet? = recording.instanceSet
                 vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 0, 1, &set, 0, nil)
+                vkCmdBindIndexBuffer(commandBuffer, recording.quadIndices, 0, VK_INDEX_TYPE_UINT32)
                 pipeline.pushViewport(commandBuffer, width: passWidth, height: passHeight)
                 var boundPipeline: VkPipeline?
                 var boundTexture: VkDescriptorSet?
@@ -432,8 +439,8 @@ final class GraphExecutor {
                         vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout, 1, 1, &textureSet, 0, nil)
                         boundTexture = textureSet
                     }
-                    vkCmdDraw(commandBuffer, UInt32(Self.verticesPerItem * batch.count), 1, 0,
-                              UInt32(recording.firstInstance + batch.range.lowerBound))
+                    vkCmdDrawIndexed(commandBuffer, UInt32(Self.indicesPerItem * batch.count), 1, 0, 0,
+                                     UInt32(recording.firstInstance + batch.range.lowerBound))
                     recording.counters.drawCalls += 1
                 }
             }

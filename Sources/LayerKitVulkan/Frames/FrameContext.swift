@@ -1,7 +1,7 @@
 import CVulkan
 
 /// What one frame in flight owns: a fence, a command pool and buffer, the frame's instance buffer and its
-/// descriptor set, the readback buffer, and the objects to release once the GPU is done with the frame.
+/// descriptor set, the quads' index buffer, the readback buffer, and the objects to release once the GPU is done with the frame.
 ///
 /// Life cycle: `beginReuse()` waits for the fence of the frame's previous submission (or, for a frame
 /// recorded into an app's buffer, for the `completion` value the app's submission signals), drops its
@@ -28,6 +28,9 @@ final class FrameContext {
     /// The uv scale (pass size / pooled image size) of each surface when the buffer was written.
     var instanceSurfaceScales: [SurfaceID: SIMD2<Float>] = [:]
     private(set) var instanceSet: DescriptorAllocator.Allocation?
+    /// The quads' corner indices (`ensureQuadIndexCapacity`): quad k is the triangles (4k, 4k+1, 4k+2)
+    /// and (4k+1, 4k+2, 4k+3), so each draw's vertices are its quads' four corners, not six list vertices.
+    private(set) var quadIndexBuffer: GPUBuffer?
     /// Where the frame's image is copied for `readback()`.
     var readbackBuffer: GPUBuffer?
     /// Whether the last submission copied the target into `readbackBuffer`.
@@ -131,5 +134,29 @@ final class FrameContext {
         }
         instanceBuffer = buffer
         instanceRevision = nil
+    }
+
+    /// Corner indices of one quad, as `quadIndexBuffer` repeats them (plus 4k for quad k).
+    static let quadCornerIndices: [UInt32] = [0, 1, 2, 1, 2, 3]
+
+    /// Makes sure `quadIndexBuffer` indexes `count` quads, growing it (to a power of two) if not. Written
+    /// once when made: the indices never change. Only called after `beginReuse()`, so nothing in flight
+    /// uses the buffer it replaces.
+    func ensureQuadIndexCapacity(_ count: Int, allocator: MemoryAllocator) throws {
+        let indicesPerQuad = Self.quadCornerIndices.count
+        let needed = UInt64(max(count, 64) * indicesPerQuad * MemoryLayout<UInt32>.stride)
+        if let buffer = quadIndexBuffer, buffer.size >= needed { return }
+        let size = UInt64(1) << UInt64(64 - (needed - 1).leadingZeroBitCount)
+        let buffer = try GPUBuffer(
+            device: device, allocator: allocator, size: size, usage: VK_BUFFER_USAGE_INDEX_BUFFER_BIT.rawValue,
+            location: .streaming, name: "frame \(index) quad indices")
+        guard let mapped = buffer.mapped else { preconditionFailure("frame \(index)'s quad index buffer is not mapped") }
+        let indices = mapped.bindMemory(to: UInt32.self, capacity: Int(size) / MemoryLayout<UInt32>.stride)
+        for quad in 0..<(Int(size) / (indicesPerQuad * MemoryLayout<UInt32>.stride)) {
+            for (offset, corner) in Self.quadCornerIndices.enumerated() {
+                indices[quad * indicesPerQuad + offset] = UInt32(4 * quad) + corner
+            }
+        }
+        quadIndexBuffer = buffer
     }
 }

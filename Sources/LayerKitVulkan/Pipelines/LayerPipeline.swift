@@ -7,8 +7,8 @@ import LayerKitRender
 /// (those two sets and the vertex shader's push constants, `viewportPushConstants`).
 ///
 /// Input: the device, the pipeline cache and `Shaders/layer_quad.{vert,frag}`. Output: Vulkan handles.
-/// State: a triangle list of 6 vertices per draw item without vertex buffers (`layer_quad.vert` pulls
-/// each item's instance), no culling (transforms may mirror), premultiplied source-over blending (ONE,
+/// State: an indexed triangle list of 6 indices over 4 corners per draw item without vertex buffers
+/// (`layer_quad.vert` pulls each item's instance), no culling (transforms may mirror), premultiplied source-over blending (ONE,
 /// ONE_MINUS_SRC_ALPHA) for color and alpha, dynamic viewport and scissor. Offscreen passes use `SurfacePipelines`, built from the same shaders and layouts against
 /// the surface render pass.
 /// Depth and stencil: every frame target (the headless image, a swapchain image) is a framebuffer of
