@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         // glibc's allocator controls (malloc.h): the C heap's policy under a CPU Vulkan device.
         .systemLibrary(name: "CMalloc"),
+        // The X server's connection and shared-memory images: presenting a CPU device's frames (LayerKitSDL).
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: [.apt(["libxcb-shm0-dev"])]),
 
         // The model: layers, animations, transactions, Core Graphics value types. No Vulkan.
         .target(
@@ -48,7 +50,7 @@ let package = Package(
             plugins: ["ShaderCompilerPlugin"]
         ),
         // SDL window host with a Vulkan swapchain.
-        .target(name: "LayerKitSDL", dependencies: ["LayerKitVulkan", "CSDL2"], swiftSettings: swiftSettings),
+        .target(name: "LayerKitSDL", dependencies: ["LayerKitVulkan", "CSDL2", "CXCB"], swiftSettings: swiftSettings),
         // Scenes shared by samples, benchmarks, tools and tests (not a product).
         .target(name: "LayerKitScenes", dependencies: ["LayerKit"], resources: [.copy("Resources")], swiftSettings: swiftSettings),
 

@@ -1,2 +1,3 @@
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_vulkan.h>
+#include <SDL2/SDL_syswm.h>

@@ -132,6 +132,10 @@ public final class LayerWindow {
     /// (`HostViewports`); left when the window goes away.
     var publishedViewports: HostViewports?
 
+    /// `LK_PRESENTER=swapchain`: present through the Vulkan swapchain even where a CPU device's frames
+    /// could go to the window through shared memory (`X11SharedMemoryPresenter`).
+    static let presenterEnvironmentVariable = "LK_PRESENTER"
+
     /// What draws the window: the Vulkan context, the swapchain executor, the render server thread and,
     /// under FIFO, the clock the swapchain's presents pace it by.
     private struct Rendering {
@@ -173,7 +177,13 @@ public final class LayerWindow {
         // predicted display time). Mailbox and immediate never hold a present back: a timer at the
         // window's rate paces them, as fast as frames go for a benchmark's 1,000 Hz.
         let pacedClock = setup.presentMode == .fifo ? PresentPacedClock(nominalFramesPerSecond: setup.framesPerSecond, maximumFramesPerSecond: setup.framesPerSecond) : nil
-        let executor = try SwapchainExecutor(context: context, surface: surface, presentMode: setup.presentMode, presentObserver: pacedClock)
+        // A CPU device's frames are in host memory already: under X11 they go to the window through shared
+        // memory instead of the swapchain's copy through the X connection (`X11SharedMemoryPresenter`),
+        // unless LK_PRESENTER=swapchain asks for the swapchain.
+        let hostPresenter = context.rendersOnCPU && setup.environment[Self.presenterEnvironmentVariable] != "swapchain"
+            ? X11SharedMemoryPresenter(window: window) : nil
+        let executor = try SwapchainExecutor(context: context, surface: surface, presentMode: setup.presentMode, presentObserver: pacedClock,
+                                             hostPresenter: hostPresenter)
         let server = RenderServer(
             root: root,
             builder: RenderGraphBuilder(
@@ -351,6 +361,8 @@ public final class LayerWindow {
 
     var context: VulkanContext { rendering!.context }
     var executor: SwapchainExecutor { rendering!.executor }
+    /// Whether the window's Vulkan device is a CPU implementation (tests).
+    var renderingOnCPU: Bool { context.rendersOnCPU }
     var server: RenderServer { rendering!.server }
 
     /// The window's last presented frames under FIFO (each frame's animation time and when its present

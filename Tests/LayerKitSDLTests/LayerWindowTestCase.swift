@@ -64,13 +64,14 @@ class LayerWindowTestCase: XCTestCase {
 
     /// A window with validation on; skips the test when there is no display.
     func makeWindow(
-        width: Int = 160, height: Int = 120, presentMode: PresentMode? = nil, framesPerSecond: Double = 120
+        width: Int = 160, height: Int = 120, presentMode: PresentMode? = nil, framesPerSecond: Double = 120,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> LayerWindow {
         let window: LayerWindow
         do {
             window = try LayerWindow(
                 title: name, width: width, height: height,
-                options: .init(framesPerSecond: framesPerSecond, presentMode: presentMode, validation: true))
+                options: .init(framesPerSecond: framesPerSecond, presentMode: presentMode, validation: true, environment: environment))
         } catch let error as LayerWindowError {
             if case .noDisplay = error { throw XCTSkip("no display (run under xvfb-run): \(error)") }
             throw error

@@ -62,6 +62,7 @@ package final class VulkanContext: @unchecked Sendable {
         let candidates = try DeviceSelection.candidates(of: instance.handle)
         let chosen = try DeviceSelection.choose(from: candidates, override: deviceName ?? environment[DeviceSelection.environmentVariable])
         device = try VulkanDevice(instance: instance, candidate: chosen, extensions: deviceExtensions)
+        rendersOnCPU = chosen.kind == .cpu
         if CPUDeviceHeapPolicy.applies(to: chosen.kind, ownsDevice: true, environment: environment) {
             let applied = CPUDeviceHeapPolicy.apply()
             logger.debug("C heap keeps freed memory for the CPU device's per-frame bins", metadata: ["applied": "\(applied)"])
@@ -96,6 +97,10 @@ package final class VulkanContext: @unchecked Sendable {
 
     /// Whether the device is LayerKit's own (an app's is waited for by the app, not at release).
     package private(set) var ownsDevice = true
+
+    /// Whether LayerKit's own device is a CPU implementation (lavapipe): its images live in host memory,
+    /// so a window host may show frames from there (`HostPresenter`). False on an app's device.
+    package private(set) var rendersOnCPU = false
 
     deinit {
         // Everything LayerKit submitted must be done before its objects go; on an app's device, only

@@ -23,14 +23,15 @@ final class HeadlessTarget {
 
     var byteCount: Int { width * height * 4 }
 
-    convenience init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass, width: Int, height: Int) throws {
+    convenience init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass, width: Int, height: Int,
+                     format: VkFormat = GPUImage.format) throws {
         guard width > 0, height > 0 else { throw VulkanError.unsupportedTarget("\(width)x\(height) is not a size") }
         let color = try GPUImage(
-            device: device, allocator: allocator, width: width, height: height,
+            device: device, allocator: allocator, width: width, height: height, format: format,
             usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue,
             name: "headless target \(width)x\(height)")
         try self.init(device: device, allocator: allocator, renderPass: renderPass, color: (color.handle, color.view, color),
-                      format: GPUImage.format, width: width, height: height)
+                      format: format, width: width, height: height)
     }
 
     /// A target drawing into an app's image through its `view` (`CARenderer.VulkanTarget`).

@@ -32,7 +32,7 @@ final class PresentThread: @unchecked Sendable {
 
     private let condition = NSCondition()
     private let presenting: Presenting
-    private var pending: (request: Request, completion: @Sendable (VkResult) -> Void)?
+    private var pending: (work: @Sendable () -> VkResult, completion: @Sendable (VkResult) -> Void)?
     private var busy = false
     private var stopping = false
     private var exited = false
@@ -60,10 +60,17 @@ final class PresentThread: @unchecked Sendable {
     /// Hands `request` to the thread; `completion` receives the present's result there. The caller must
     /// have waited for the previous present.
     func present(_ request: Request, then completion: @escaping @Sendable (VkResult) -> Void) {
+        let presenting = self.presenting
+        perform({ presenting(request) }, then: completion)
+    }
+
+    /// Hands `work` (a present of another kind: `HostPresenter`'s) to the thread; `completion` receives
+    /// its result there. The caller must have waited for the previous present.
+    func perform(_ work: @escaping @Sendable () -> VkResult, then completion: @escaping @Sendable (VkResult) -> Void) {
         condition.lock()
         precondition(!busy, "a present is handed over before the previous one was waited for")
         precondition(!stopping, "a present is handed over after stop()")
-        pending = (request, completion)
+        pending = (work, completion)
         busy = true
         condition.broadcast()
         condition.unlock()
@@ -80,7 +87,7 @@ final class PresentThread: @unchecked Sendable {
         while true {
             condition.lock()
             while pending == nil && !stopping { condition.wait() }
-            guard let (request, completion) = pending else {
+            guard let (work, completion) = pending else {
                 exited = true
                 condition.broadcast()
                 condition.unlock()
@@ -88,7 +95,7 @@ final class PresentThread: @unchecked Sendable {
             }
             pending = nil
             condition.unlock()
-            completion(presenting(request))
+            completion(work())
             condition.lock()
             busy = false
             condition.broadcast()

@@ -27,6 +27,12 @@ import Logging
 /// A graph of another size than the swapchain (a resize racing the render thread) is drawn from the
 /// top-left corner, clipped; the frame after the window's next resize report has the right size.
 ///
+/// Host presentation (`hostPresenter`, a window host's choice on a CPU device): no swapchain. Each frame
+/// slot has an offscreen target of the graph's size (B8G8R8A8; remade when the size changes, counted in
+/// `swapchainsCreated`); per frame: wait for the slot's fence, record the graph and a copy of the image
+/// into the slot's host buffer, submit, wait for the previous present, and hand the present thread a
+/// present that waits for this frame's fence and gives the buffer's pixels to the presenter. The queue
+/// thus renders frame N+1 while frame N is being shown. Captures read the same buffer.
 /// Threading: `execute` runs on the render thread, presents on the executor's present thread (never at
 /// the same time as the render thread's use of the queue or swapchain); `status`, `setSuspended`,
 /// `requestCapture` and `waitForCapture` may be called from any thread.
@@ -60,6 +66,8 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         /// Whether the swapchain's images can be copied out for captures (the surface allows
         /// `VK_IMAGE_USAGE_TRANSFER_SRC_BIT`; every desktop driver does).
         package var supportsCapture = true
+        /// Whether frames are shown from host memory by the host presenter rather than by a swapchain.
+        package var presentsFromHostMemory = false
     }
 
     /// The present mode asked for (`LK_PRESENT_MODE`); the one in use is in `status`.
@@ -74,6 +82,12 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     /// frames, `PresentPacedClock`); nil: nobody listens.
     private let presentObserver: PresentObserver?
     private let presentThread = PresentThread(name: "LayerKit present")
+    /// Shows frames from host memory instead of a swapchain (nil: the swapchain presents).
+    private let hostPresenter: HostPresenter?
+    /// The format frames are rendered in for a host presenter: X11's 24-bit TrueColor byte order.
+    static let hostPixelFormat = VK_FORMAT_B8G8R8A8_UNORM
+    /// Host presentation: each frame slot's offscreen target, all of one size.
+    private var hostTargets: [HeadlessTarget] = []
 
     // Render-thread state.
     /// Rasterization cache entries of frames that were skipped, not yet reported.
@@ -102,12 +116,14 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     ///   - presentObserver: told (on the render thread) as each present is handed over and (on the present
     ///     thread) when `vkQueuePresentKHR` returns, with that time: the window's frame clock when the
     ///     swapchain paces its frames.
+    ///   - hostPresenter: shows frames from host memory instead of a swapchain on `surface` (see the
+    ///     type's contract); `presentMode` then only names the pacing the host asked for.
     ///   - onDiagnostic: told (on the render thread) when the requested mode falls back to FIFO; the
     ///     diagnostic is also logged.
     /// - Throws: `VulkanError` from creating per-frame resources.
     package init(
         context: VulkanContext, surface: PresentationSurface, presentMode: PresentMode, presentObserver: PresentObserver? = nil,
-        onDiagnostic: @escaping @Sendable (PresentMode.Diagnostic) -> Void = { _ in }
+        hostPresenter: HostPresenter? = nil, onDiagnostic: @escaping @Sendable (PresentMode.Diagnostic) -> Void = { _ in }
     ) throws {
         precondition(surface.context === context, "the surface belongs to another VulkanContext")
         self.context = context
@@ -115,6 +131,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         self.requestedPresentMode = presentMode
         self.onDiagnostic = onDiagnostic
         self.presentObserver = presentObserver
+        self.hostPresenter = hostPresenter
         let device = context.device
         (recorder, imageAvailable) = try context.access.run {
             let recorder = try FrameRecorder(context: context)
@@ -262,6 +279,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
     }
 
     private func executeFrame(_ graph: RenderGraph) throws {
+        if let hostPresenter { return try executeHostPresentedFrame(graph, presenter: hostPresenter) }
         // The queue and the swapchain are the present thread's until its present is done.
         presentThread.waitUntilIdle()
         try takePresentResult()
@@ -321,7 +339,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         }
 
         present(swapchain: swapchain, imageIndex: imageIndex)
-        let image = capture ? try readCapture(frame: frame, swapchain: swapchain) : nil
+        let image = capture ? try readCapture(frame: frame, width: swapchain.width, height: swapchain.height, format: swapchain.format) : nil
         let completed = recorder.lastCompletedStatistics
         let blocks = context.allocator.blockCount
         condition.lock()
@@ -333,6 +351,105 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
             capturedImage = image
             condition.broadcast()
         }
+        condition.unlock()
+    }
+
+    /// A frame for the host presenter (see the type's contract): rendered into the slot's target and
+    /// copied into its host buffer, then shown from there on the present thread while the queue goes on.
+    private func executeHostPresentedFrame(_ graph: RenderGraph, presenter: HostPresenter) throws {
+        condition.lock()
+        let isSuspended = suspended
+        let captureTicket = captureRequests > capturesServed ? captureRequests : nil
+        condition.unlock()
+        guard case let .frame(width, height)? = graph.passes.last?.target, width > 0, height > 0, !isSuspended else {
+            presentThread.waitUntilIdle()
+            try takePresentResult()
+            return skipFrame()
+        }
+        if hostTargets.first.map({ ($0.width, $0.height) != (width, height) }) ?? true {
+            try makeHostTargets(width: width, height: height)
+        }
+        // The slot's previous frame was shown before the frame after it was handed over: its buffer is free.
+        let frame = try recorder.beginFrame()
+        let target = hostTargets[frame.index]
+        let statistics: FrameStatistics
+        let buffer: GPUBuffer
+        do {
+            let framebuffer = FramebufferTarget(framebuffer: target.framebuffer, width: width, height: height, requiresExactSize: true)
+            statistics = try recorder.record(graph, frame: frame, into: framebuffer, format: Self.hostPixelFormat).statistics
+            didRecord = true
+            if frame.readbackBuffer.map({ $0.size != UInt64(target.byteCount) }) ?? true {
+                frame.readbackBuffer = try GPUBuffer(
+                    device: context.device, allocator: context.allocator, size: UInt64(target.byteCount),
+                    usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, location: .readback, name: "frame \(frame.index) presented pixels")
+            }
+            buffer = frame.readbackBuffer!
+            target.recordReadback(frame.commandBuffer, into: buffer)
+        } catch {
+            recorder.abandon(frame)
+            throw error
+        }
+        try recorder.submit(frame)
+
+        // One present at a time: the last frame's is done (or finishing) while the queue renders this one.
+        presentThread.waitUntilIdle()
+        try takePresentResult()
+        guard let pixels = buffer.mapped else { preconditionFailure("the presented pixels' buffer is not host-visible") }
+        let present = HostPresent(device: context.device.handle, fence: frame.fence, pixels: UnsafeRawPointer(pixels),
+                                  width: width, height: height, presenter: presenter)
+        presentObserver?.presentQueued()
+        presentThread.perform({ present.run() }, then: presentCompletion)
+        let image = captureTicket != nil ? try readCapture(frame: frame, width: width, height: height, format: Self.hostPixelFormat) : nil
+        let completed = recorder.lastCompletedStatistics
+        let blocks = context.allocator.blockCount
+        condition.lock()
+        sharedStatus.lastFrame = statistics
+        sharedStatus.lastCompletedFrame = completed
+        sharedStatus.memoryBlockCount = blocks
+        if let captureTicket {
+            capturesServed = captureTicket
+            capturedImage = image
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    /// One present for the host presenter: waits for the frame's fence, then shows its pixels.
+    private struct HostPresent: @unchecked Sendable {
+        let device: VkDevice
+        let fence: VkFence
+        let pixels: UnsafeRawPointer
+        let width: Int
+        let height: Int
+        let presenter: HostPresenter
+
+        func run() -> VkResult {
+            var fence: VkFence? = self.fence
+            let waited = vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max)
+            guard waited == VK_SUCCESS else { return waited }
+            let shown = presenter.present(pixels: pixels, width: width, height: height, bytesPerRow: width * 4)
+            return shown ? VK_SUCCESS : VK_ERROR_OUT_OF_DATE_KHR
+        }
+    }
+
+    /// Remakes the slots' targets at `width`×`height` once nothing in flight uses the old ones.
+    private func makeHostTargets(width: Int, height: Int) throws {
+        presentThread.waitUntilIdle()
+        try takePresentResult()
+        try context.device.waitIdle()
+        hostTargets = []
+        let renderPass = try recorder.renderPass(format: Self.hostPixelFormat)
+        hostTargets = try (0..<Self.framesInFlight).map { _ in
+            try HeadlessTarget(device: context.device, allocator: context.allocator, renderPass: renderPass, width: width, height: height,
+                               format: Self.hostPixelFormat)
+        }
+        condition.lock()
+        sharedStatus.swapchainsCreated += 1
+        sharedStatus.presentMode = requestedPresentMode
+        sharedStatus.width = width
+        sharedStatus.height = height
+        sharedStatus.supportsCapture = true
+        sharedStatus.presentsFromHostMemory = true
         condition.unlock()
     }
 
@@ -466,7 +583,13 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         let request = PresentThread.Request(queue: context.device.queue, swapchain: swapchain.handle, imageIndex: imageIndex,
                                             wait: swapchain.renderFinished[Int(imageIndex)])
         presentObserver?.presentQueued()
-        presentThread.present(request) { [self] result in
+        presentThread.present(request, then: presentCompletion)
+    }
+
+    /// Counts a present as shown or skipped when it is done, on the present thread, and leaves its result
+    /// for `takePresentResult()`; tells the present observer.
+    private var presentCompletion: @Sendable (VkResult) -> Void {
+        { [self] result in
             let completed = CACurrentMediaTime()
             let shown = result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR
             condition.lock()
@@ -498,12 +621,12 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
 
     /// Waits for the frame and turns its capture buffer into an image: RGBA byte order, alpha 255 (the
     /// window composites opaquely, so what shows is the premultiplied color over black).
-    private func readCapture(frame: FrameContext, swapchain: Swapchain) throws -> CGImage? {
+    private func readCapture(frame: FrameContext, width: Int, height: Int, format: VkFormat) throws -> CGImage? {
         guard let buffer = frame.readbackBuffer, let mapped = buffer.mapped else { return nil }
         try frame.waitForCompletion()
-        let count = swapchain.width * swapchain.height * 4
+        let count = width * height * 4
         var bytes = [UInt8](UnsafeRawBufferPointer(start: mapped, count: count))
-        let swapRedBlue = swapchain.format == VK_FORMAT_B8G8R8A8_UNORM
+        let swapRedBlue = format == VK_FORMAT_B8G8R8A8_UNORM
         bytes.withUnsafeMutableBufferPointer { pixels in
             var offset = 0
             while offset < count {
@@ -512,6 +635,6 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
                 offset += 4
             }
         }
-        return CGImage(width: swapchain.width, height: swapchain.height, bytesPerRow: swapchain.width * 4, premultipliedRGBA: bytes)
+        return CGImage(width: width, height: height, bytesPerRow: width * 4, premultipliedRGBA: bytes)
     }
 }

@@ -1,0 +1,4 @@
+#include <xcb/xcb.h>
+#include <xcb/shm.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
