@@ -33,8 +33,10 @@ import Logging
 /// into the slot's host buffer, submit, wait for the previous present, and hand the present thread a
 /// present that waits for this frame's fence and gives the buffer's pixels to the presenter. The queue
 /// thus renders frame N+1 while frame N is being shown. Captures read the same buffer.
-/// Threading: `execute` runs on the render thread, presents on the executor's present thread (never at
-/// the same time as the render thread's use of the queue or swapchain); `status`, `setSuspended`,
+/// Threading: `execute` runs on the render thread, presents on the executor's present thread (a
+/// swapchain's never at the same time as the render thread's use of the queue or swapchain; a host
+/// presenter's touch neither, only the frame's fence and host buffer, which the render thread reuses
+/// after the next present was handed over); `status`, `setSuspended`,
 /// `requestCapture` and `waitForCapture` may be called from any thread.
 /// Cost per frame: one acquire, one submit, one present, one fence wait (none while the GPU keeps up);
 /// a recreation drains the queue.
@@ -340,15 +342,21 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
 
         present(swapchain: swapchain, imageIndex: imageIndex)
         let image = capture ? try readCapture(frame: frame, width: swapchain.width, height: swapchain.height, format: swapchain.format) : nil
+        publish(statistics, capture: captureTicket.flatMap { ticket in image.map { (ticket, $0) } })
+    }
+
+    /// Publishes a recorded frame's statistics and the device memory in use to `status`, and serves the
+    /// capture taken of it, if any.
+    private func publish(_ statistics: FrameStatistics, capture: (ticket: Int, image: CGImage?)?) {
         let completed = recorder.lastCompletedStatistics
         let blocks = context.allocator.blockCount
         condition.lock()
         sharedStatus.lastFrame = statistics
         sharedStatus.lastCompletedFrame = completed
         sharedStatus.memoryBlockCount = blocks
-        if let captureTicket, let image {
-            capturesServed = captureTicket
-            capturedImage = image
+        if let capture {
+            capturesServed = capture.ticket
+            capturedImage = capture.image
             condition.broadcast()
         }
         condition.unlock()
@@ -400,18 +408,7 @@ package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable 
         presentObserver?.presentQueued()
         presentThread.perform({ present.run() }, then: presentCompletion)
         let image = captureTicket != nil ? try readCapture(frame: frame, width: width, height: height, format: Self.hostPixelFormat) : nil
-        let completed = recorder.lastCompletedStatistics
-        let blocks = context.allocator.blockCount
-        condition.lock()
-        sharedStatus.lastFrame = statistics
-        sharedStatus.lastCompletedFrame = completed
-        sharedStatus.memoryBlockCount = blocks
-        if let captureTicket {
-            capturesServed = captureTicket
-            capturedImage = image
-            condition.broadcast()
-        }
-        condition.unlock()
+        publish(statistics, capture: captureTicket.map { ($0, image) })
     }
 
     /// One present for the host presenter: waits for the frame's fence, then shows its pixels.
