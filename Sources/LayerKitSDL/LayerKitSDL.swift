@@ -3,7 +3,7 @@
 // What it does: opens the window (`LayerWindow`), sizes the root layer to it, runs the main-thread event
 // loop (SDL events → pointer, key, resize and quit callbacks; one `CATransaction.flush()` per iteration,
 // which commits the implicit transaction and delivers animation callbacks), and starts the render server
-// whose thread draws and presents at the display's rate (`SwapchainExecutor`).
+// whose thread draws and presents at the display's rate (`WindowExecutor`).
 //
 // Does NOT: draw anything itself (LayerKitRender decides what to draw, LayerKitVulkan draws it); render on
 // the main thread; hit-test (apps call `rootLayer.hitTest(_:)` with the event's location); deliver text

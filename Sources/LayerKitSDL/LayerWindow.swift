@@ -136,11 +136,11 @@ public final class LayerWindow {
     /// could go to the window through shared memory (`X11SharedMemoryPresenter`).
     static let presenterEnvironmentVariable = "LK_PRESENTER"
 
-    /// What draws the window: the Vulkan context, the swapchain executor, the render server thread and,
+    /// What draws the window: the Vulkan context, the window executor, the render server thread and,
     /// under FIFO, the clock the swapchain's presents pace it by.
     private struct Rendering {
         let context: VulkanContext
-        let executor: SwapchainExecutor
+        let executor: WindowExecutor
         let server: RenderServer
         let pacedClock: PresentPacedClock?
     }
@@ -163,7 +163,7 @@ public final class LayerWindow {
     public var onDeviceLost: (() -> Void)?
 
     /// Makes the Vulkan context (an instance with SDL's surface extensions, a device that can present),
-    /// the window's surface, the swapchain executor and the render server showing `root` — the whole
+    /// the window's surface, the window executor and the render server showing `root` — the whole
     /// model tree, as committed — at the window's current size.
     private static func makeRendering(_ setup: RenderingSetup, window: OpaquePointer, root: CALayer, points: CGSize,
                                       pixels: (width: Int, height: Int), scale: CGFloat, debugOptions: DebugOptions,
@@ -171,7 +171,7 @@ public final class LayerWindow {
         let context = try VulkanContext(
             applicationName: setup.title, validation: setup.validation,
             instanceExtensions: try SDLVulkanSurface.instanceExtensions(for: window),
-            deviceExtensions: SwapchainExecutor.requiredDeviceExtensions)
+            deviceExtensions: WindowExecutor.requiredDeviceExtensions)
         let surface = try SDLVulkanSurface.makeSurface(for: window, context: context)
         // FIFO: the swapchain paces the frames (each starts when the last present completed, at its
         // predicted display time). Mailbox and immediate never hold a present back: a timer at the
@@ -182,7 +182,7 @@ public final class LayerWindow {
         // unless LK_PRESENTER=swapchain asks for the swapchain.
         let hostPresenter = context.rendersOnCPU && setup.environment[Self.presenterEnvironmentVariable] != "swapchain"
             ? X11SharedMemoryPresenter(window: window) : nil
-        let executor = try SwapchainExecutor(context: context, surface: surface, presentMode: setup.presentMode, presentObserver: pacedClock,
+        let executor = try WindowExecutor(context: context, surface: surface, presentMode: setup.presentMode, presentObserver: pacedClock,
                                              hostPresenter: hostPresenter)
         let server = RenderServer(
             root: root,
@@ -360,7 +360,7 @@ public final class LayerWindow {
     // MARK: Internals shared by the loop, the events and the tests
 
     var context: VulkanContext { rendering!.context }
-    var executor: SwapchainExecutor { rendering!.executor }
+    var executor: WindowExecutor { rendering!.executor }
     /// Whether the window's Vulkan device is a CPU implementation (tests).
     var renderingOnCPU: Bool { context.rendersOnCPU }
     var server: RenderServer { rendering!.server }

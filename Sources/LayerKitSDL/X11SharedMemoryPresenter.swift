@@ -13,7 +13,7 @@ import LayerKitVulkan
 /// fps, `city` 39.0 / 40.0 → 44.3 / 46.0, `groups_live` 124 / 118 → 174 / 150.
 /// Input: the SDL window (its X11 window id, through `SDL_GetWindowWMInfo`). Made only when the window is
 /// on X11, the server offers MIT-SHM and the window's visual is 24 or 32 bits deep at 32 bits per pixel
-/// in little-endian order (B, G, R, X bytes: `SwapchainExecutor.hostPixelFormat`), and the server can
+/// in little-endian order (B, G, R, X bytes: `WindowExecutor.hostPixelFormat`), and the server can
 /// attach a segment of this machine's; otherwise `init` returns nil and the window keeps its swapchain.
 /// Per frame (`present`): the pixels are copied into the segment (made again when the frame outgrows
 /// it), `ShmPutImage` draws them at the window's top-left corner, and a round trip makes sure the server

@@ -6,7 +6,7 @@ import LayerKitTestSupport
 import XCTest
 
 /// The cross-thread types of LayerKitSDL used from several threads exactly as their doc comments allow,
-/// with the outcome checked; the window's swapchain executor read from other threads while its render
+/// with the outcome checked; the window's executor read from other threads while its render
 /// thread presents. Run under ThreadSanitizer by `Tools/test --tsan`.
 final class SDLSendableInvariantTests: LayerWindowTestCase {
     /// Counts calls from any thread.
@@ -63,7 +63,7 @@ final class SDLSendableInvariantTests: LayerWindowTestCase {
         XCTAssertEqual(Set(all).count, all.count, "no error taken twice")
     }
 
-    /// `SwapchainExecutor`: `status` may be read from any thread while the render thread presents; each
+    /// `WindowExecutor`: `status` may be read from any thread while the render thread presents; each
     /// reader sees the count of presented frames never go back.
     func testSwapchainStatusReadFromOtherThreadsWhileTheWindowPresents() throws {
         let window = try makeWindow()

@@ -2,7 +2,7 @@ import CVulkan
 import LayerKitRender
 
 /// The frame loop every frame target shares — the headless image (`HeadlessRenderer`) and a window's
-/// swapchain (`SwapchainExecutor`): frames in flight, uploads, and recording a graph through one
+/// swapchain (`WindowExecutor`): frames in flight, uploads, and recording a graph through one
 /// `GraphExecutor`, so both draw with the same depth-stencil attachment, atlas, batching, offscreen
 /// passes and statistics.
 ///

@@ -1,7 +1,7 @@
 import CVulkan
 
 /// Shows frames whose pixels are in host memory: a window host's way around a swapchain where the device
-/// renders on the CPU anyway (`SwapchainExecutor(hostPresenter:)`).
+/// renders on the CPU anyway (`WindowExecutor(hostPresenter:)`).
 ///
 /// Why: lavapipe's swapchain under an X server without DRI3 (Xvfb, remote displays) sends every frame
 /// through the X connection's socket (`xcb_put_image`, 3.7 MB for 1280×720) inside `vkQueuePresentKHR`,

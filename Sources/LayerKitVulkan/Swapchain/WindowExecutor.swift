@@ -4,7 +4,8 @@ import LayerKitRender
 import Logging
 
 /// Executes render graphs into a window: acquire a swapchain image, record the graph into it, submit,
-/// present. The render server's backend for `LayerWindow`.
+/// present — or, with a host presenter, render into host memory the window system copies from. The
+/// render server's backend for `LayerWindow`.
 ///
 /// Input: graphs whose last pass targets `.frame(width:height:)` at the window's drawable size in pixels
 /// (the server's builder follows the window). Output: presented images, `status` counters, and on request
@@ -40,7 +41,7 @@ import Logging
 /// `requestCapture` and `waitForCapture` may be called from any thread.
 /// Cost per frame: one acquire, one submit, one present, one fence wait (none while the GPU keeps up);
 /// a recreation drains the queue.
-package final class SwapchainExecutor: RenderGraphExecutor, @unchecked Sendable {
+package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
     /// Device extensions a context needs for this executor.
     package static let requiredDeviceExtensions = ["VK_KHR_swapchain"]
     package static let framesInFlight = FrameRecorder.framesInFlight
