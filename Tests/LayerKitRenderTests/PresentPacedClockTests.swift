@@ -3,7 +3,7 @@ import XCTest
 @testable import LayerKitRender
 
 /// The swapchain-paced frame clock with its time injected: presents are reported by hand, as the
-/// swapchain executor reports them. Times are exact in binary (nominal 1/64 s, presents 1/128 s apart).
+/// window executor reports them. Times are exact in binary (nominal 1/64 s, presents 1/128 s apart).
 final class PresentPacedClockTests: XCTestCase {
     private let now = Locked(0.0)
 
