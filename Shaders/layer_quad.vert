@@ -5,8 +5,8 @@
 // of a draw of one instance) and quad k of the batch is vertices 4k...4k+3, its corners in strip order,
 // indexed as the triangles (0, 1, 2) and (1, 2, 3) (no face is culled, so winding does not matter). The
 // driver shades each shared corner once: four vertices a quad, not the six of a plain list (on lavapipe
-// the vertex stage runs single-threaded before rasterization starts). One draw of many small quads, rather than one instance per
-// quad: lavapipe's vertex pipeline pays a fixed cost per instance that halved the GPU time of 100,000
+// the vertex stage runs single-threaded before rasterization starts). One draw of many small quads,
+// rather than one instance per quad: lavapipe's vertex pipeline pays a fixed cost per instance that halved the GPU time of 100,000
 // quads when it went (the `big` scene), and GPUs shade tiny instances in underfilled vertex waves too.
 // The triangles are the strip's, so rasterization is unchanged. A piece of a split plane
 // (LAYER_FLAG_PIECE_CORNERS) takes its four strip corners from the instance instead of the quad's, and

@@ -539,11 +539,11 @@ public final class CARenderer: @unchecked Sendable {
     /// (`clearColor` is not drawn).
     ///
     /// What it leaves behind in the app's pass: its own viewport and scissor (the frame's area), its
-    /// pipeline, its descriptor sets (sets 0 and 1 of its pipeline layout), its vertex-stage push constants
-    /// (8 bytes at offset 0: the area's pixels per clip-space unit) and, where it uses the stencil, its
-    /// stencil reference; the app sets its own again before drawing more in the pass. Where LayerKit uses
-    /// the depth-stencil attachment (`VulkanRenderPass.overwritesDepthStencil`) it first clears it over the
-    /// frame's area, and its index buffer (the quads' corner indices, 32-bit); no vertex buffers.
+    /// pipeline, its descriptor sets (sets 0 and 1 of its pipeline layout), its index buffer (the quads'
+    /// corner indices, 32-bit; no vertex buffers), its vertex-stage push constants (8 bytes at offset 0:
+    /// the area's pixels per clip-space unit) and, where it uses the stencil, its stencil reference; the app
+    /// sets its own again before drawing more in the pass. Where LayerKit uses the depth-stencil attachment
+    /// (`VulkanRenderPass.overwritesDepthStencil`) it first clears it over the frame's area.
     ///
     /// The app submits the buffer(s) to the target's queue before the next frame (or `lastFrameStatistics`);
     /// LayerKit keeps the frame's resources until the GPU has finished it, which it learns from a fence it

@@ -278,7 +278,8 @@ final class GraphExecutor {
             ?? graph.passes.reduce(0) { sum, pass in sum + pass.items.reduce(0) { $0 + ($1.gradient?.stopWordCount ?? 0) } }
         let stopRecords = (stopWords * wordStride + stride - 1) / stride
         try frame.ensureInstanceCapacity(total + stopRecords, stride: stride, allocator: allocator, descriptors: instanceDescriptors)
-        try frame.ensureQuadIndexCapacity(plans.reduce(0) { max($0, $1.batches.reduce(0) { max($0, $1.count) }) }, allocator: allocator)
+        // No batch holds more quads than the frame has instances.
+        try frame.ensureQuadIndexCapacity(total, allocator: allocator)
         guard let instanceBuffer = frame.instanceBuffer, let instanceSet = frame.instanceSet, let base = instanceBuffer.mapped,
               let quadIndices = frame.quadIndexBuffer else {
             preconditionFailure("frame \(frame.index) has no mapped instance buffer")

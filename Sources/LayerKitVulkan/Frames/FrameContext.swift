@@ -1,7 +1,8 @@
 import CVulkan
 
 /// What one frame in flight owns: a fence, a command pool and buffer, the frame's instance buffer and its
-/// descriptor set, the quads' index buffer, the readback buffer, and the objects to release once the GPU is done with the frame.
+/// descriptor set, the quads' index buffer, the readback buffer, and the objects to release once the GPU
+/// is done with the frame.
 ///
 /// Life cycle: `beginReuse()` waits for the fence of the frame's previous submission (or, for a frame
 /// recorded into an app's buffer, for the `completion` value the app's submission signals), drops its

@@ -286,10 +286,7 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         // The queue and the swapchain are the present thread's until its present is done.
         presentThread.waitUntilIdle()
         try takePresentResult()
-        condition.lock()
-        let isSuspended = suspended
-        let captureTicket = captureRequests > capturesServed ? captureRequests : nil
-        condition.unlock()
+        let (isSuspended, captureTicket) = frameRequests()
 
         guard case let .frame(width, height)? = graph.passes.last?.target, width > 0, height > 0, !isSuspended else {
             return skipFrame()
@@ -366,10 +363,7 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
     /// A frame for the host presenter (see the type's contract): rendered into the slot's target and
     /// copied into its host buffer, then shown from there on the present thread while the queue goes on.
     private func executeHostPresentedFrame(_ graph: RenderGraph, presenter: HostPresenter) throws {
-        condition.lock()
-        let isSuspended = suspended
-        let captureTicket = captureRequests > capturesServed ? captureRequests : nil
-        condition.unlock()
+        let (isSuspended, captureTicket) = frameRequests()
         guard case let .frame(width, height)? = graph.passes.last?.target, width > 0, height > 0, !isSuspended else {
             presentThread.waitUntilIdle()
             try takePresentResult()
@@ -449,6 +443,14 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         sharedStatus.supportsCapture = true
         sharedStatus.presentsFromHostMemory = true
         condition.unlock()
+    }
+
+    /// What the frame about to start is asked for from other threads: whether frames are suspended, and
+    /// the capture ticket it must serve, if any.
+    private func frameRequests() -> (isSuspended: Bool, captureTicket: Int?) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (suspended, captureRequests > capturesServed ? captureRequests : nil)
     }
 
     private func skipFrame() {
