@@ -34,44 +34,65 @@ package struct PixelParallelogram: Sendable {
         return (low.x, low.y, high.x, high.y)
     }
 
-    /// The x-ranges of the parallelogram shrunk by `inset` pixels on every side, at any height, with
-    /// its edges' equations worked out once.
+    /// The x-ranges of the parallelogram shrunk by `inset` pixels on every side (grown, for a negative
+    /// inset), at any height, with its edges' equations worked out once.
     ///
     /// A point p is inside when s = a · (p − corner) and t = b · (p − corner) both lie in 0…1, where a and b
     /// are the rows of the inverse of [edgeX edgeY]; a side's distance in pixels is s / |a| (or t / |b|),
     /// so shrinking by `inset` narrows s to inset · |a| … 1 − inset · |a|. At a given height each condition
-    /// is an x-range, and the span is their intersection.
+    /// is an x-range whose ends are linear in the height, and the span is their intersection: two
+    /// multiply-adds per end (asked for every pixel row of every occluder, `OpaquePixelMask`).
     package struct Spans {
-        private let corner: SIMD2<Double>
-        private let a: SIMD2<Double>
-        private let b: SIMD2<Double>
-        private let aRange: (Double, Double)
-        private let bRange: (Double, Double)
+        private let cornerY: Double
+        /// Each condition's range at height y: from (low.x + slope.x · dy) to (high.x + slope.x · dy),
+        /// dy = y − corner.y, for s (x) and t (y); absolute x (the corner's x included).
+        private let low: SIMD2<Double>
+        private let high: SIMD2<Double>
+        private let slope: SIMD2<Double>
+        /// For a condition whose range does not depend on x (an edge parallel to the x axis): the dy
+        /// range where it holds (its x-range is then unbounded).
+        private let levelRange: (s: (Double, Double)?, t: (Double, Double)?)
+        private let isEmpty: Bool
 
         package init(_ shape: PixelParallelogram, inset: Double = 0) {
-            corner = shape.corner
-            (a, b) = shape.inverseRows
+            cornerY = shape.corner.y
+            let (a, b) = shape.inverseRows
             let (aInset, bInset) = (inset * a.length, inset * b.length)
-            aRange = (aInset, 1 - aInset)
-            bRange = (bInset, 1 - bInset)
+            let ranges = [(aInset, 1 - aInset), (bInset, 1 - bInset)]
+            isEmpty = !(ranges[0].0 <= ranges[0].1 && ranges[1].0 <= ranges[1].1) || !(a.x.isFinite && a.y.isFinite && b.x.isFinite && b.y.isFinite)
+            var low = SIMD2<Double>(repeating: -.infinity), high = SIMD2<Double>(repeating: .infinity), slope = SIMD2<Double>.zero
+            var level: [(Double, Double)?] = [nil, nil]
+            for (index, dual) in [a, b].enumerated() {
+                let range = ranges[index]
+                if dual.x == 0 {
+                    // dual.y · dy within the range.
+                    let (p, q) = dual.y == 0 ? (-Double.infinity, Double.infinity) : (range.0 / dual.y, range.1 / dual.y)
+                    level[index] = dual.y < 0 ? (q, p) : (p, q)
+                    if dual.y == 0 && !(range.0 <= 0 && 0 <= range.1) { level[index] = (1, 0) }
+                    continue
+                }
+                let inverse = 1 / dual.x
+                let (p, q) = (range.0 * inverse, range.1 * inverse)
+                low[index] = shape.corner.x + min(p, q)
+                high[index] = shape.corner.x + max(p, q)
+                slope[index] = -dual.y * inverse
+            }
+            self.low = low
+            self.high = high
+            self.slope = slope
+            levelRange = (level[0], level[1])
         }
 
         /// The x-range inside at height y, or nil.
+        @inline(__always)
         package func span(atY y: Double) -> (Double, Double)? {
-            guard let (a0, a1) = Self.range(y - corner.y, dual: a, within: aRange),
-                  let (b0, b1) = Self.range(y - corner.y, dual: b, within: bRange) else { return nil }
-            let low = max(a0, b0), high = min(a1, b1)
-            return low <= high ? (corner.x + low, corner.x + high) : nil
-        }
-
-        /// The x offsets from the corner where dual · (x, dy) lies in `range`.
-        private static func range(_ dy: Double, dual: SIMD2<Double>, within range: (Double, Double)) -> (Double, Double)? {
-            guard range.0 <= range.1, dy.isFinite else { return nil }
-            let fixed = dual.y * dy
-            guard dual.x != 0 else { return fixed >= range.0 && fixed <= range.1 ? (-.infinity, .infinity) : nil }
-            let inverse = 1 / dual.x
-            let (p, q) = ((range.0 - fixed) * inverse, (range.1 - fixed) * inverse)
-            return p <= q ? (p, q) : (q, p)
+            let dy = y - cornerY
+            guard !isEmpty, dy.isFinite else { return nil }
+            if let (p, q) = levelRange.s, !(dy >= p && dy <= q) { return nil }
+            if let (p, q) = levelRange.t, !(dy >= p && dy <= q) { return nil }
+            let lows = low + slope * dy, highs = high + slope * dy
+            let left = max(lows.x, lows.y), right = min(highs.x, highs.y)
+            return left <= right ? (left, right) : nil
         }
     }
 }
