@@ -69,7 +69,7 @@ final class RetainedFrameTests: XCTestCase {
         func frame(at time: Double, file: StaticString = #filePath, line: UInt = #line) -> RenderGraph {
             let (patched, _) = retained.produceFrame(at: time)
             let (built, _) = full.produceFrame(at: time)
-            assertSame(patched, built, "frame at \(time)", file: file, line: line)
+            assertSameDraws(patched, built, "frame at \(time)", file: file, line: line)
             // Cached bitmaps: the same surfaces drawn, reused and released, and the same books kept.
             XCTAssertEqual(patched.rasterization, built.rasterization, "frame at \(time)", file: file, line: line)
             let (retainedCache, fullCache) = (retained.builder.rasterizationCache, full.builder.rasterizationCache)
@@ -78,26 +78,6 @@ final class RetainedFrameTests: XCTestCase {
             if patched.statistics.layersRecomputed < built.statistics.layersRecomputed { patchedFrames += 1 }
             return patched
         }
-    }
-
-    /// Everything a backend draws from, and every counter but the times and recompute counts.
-    private static func assertSame(_ a: RenderGraph, _ b: RenderGraph, _ message: String, file: StaticString, line: UInt) {
-        XCTAssertEqual(a.passes.count, b.passes.count, message, file: file, line: line)
-        for (pa, pb) in zip(a.passes, b.passes) {
-            XCTAssertEqual(pa.target, pb.target, message, file: file, line: line)
-            XCTAssertEqual(pa.items.count, pb.items.count, message, file: file, line: line)
-            let firstDifference = zip(pa.items, pb.items).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-            XCTAssertNil(firstDifference, "\(message): items differ from index \(firstDifference ?? -1)", file: file, line: line)
-            XCTAssertEqual(pa.drawOrder, pb.drawOrder, message, file: file, line: line)
-            XCTAssertEqual(pa.batches, pb.batches, message, file: file, line: line)
-            XCTAssertEqual(pa.depthOrdered, pb.depthOrdered, message, file: file, line: line)
-            XCTAssertEqual(pa.culled, pb.culled, message, file: file, line: line)
-        }
-        var sa = a.statistics, sb = b.statistics
-        sa.cpuTime = .init(); sb.cpuTime = .init()
-        sa.layersRecomputed = 0; sb.layersRecomputed = 0
-        sa.quadsRecompiled = 0; sb.quadsRecompiled = 0
-        XCTAssertEqual(sa, sb, message, file: file, line: line)
     }
 
     private static let grey = CGColor(red: 0.2, green: 0.2, blue: 0.2, alpha: 1)

@@ -47,6 +47,10 @@ package struct RenderGraphBuilder {
     /// Whether group-opacity surfaces whose subtree stays the same are cached across frames
     /// (`RasterizationCache+Groups.swift`).
     package var cachesGroups = true
+    /// Whether plain leaves are drawn from the draws worked out when their content last changed
+    /// (`RenderGraphBuilder+PlainLeaves.swift`); false walks every layer through `visit` (tests compare
+    /// the two).
+    package var drawsPlainLeavesFromPlans = true
     /// Whether a group over opaque children may be drawn straight into the frame and resolved by the
     /// depth test instead of a surface (`DrawItem.depthGroup`): only when the compiler depth-orders the
     /// frame pass (`FrameProducer` keeps it so).
@@ -252,8 +256,13 @@ package struct RenderGraphBuilder {
         let firstItem = items.count, firstSurface = context.offscreen.nextSurface
         let cached = (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
                       context.pageSurfaces.count, context.cacheQuestions)
-        visit(node, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
-              context: &context, into: &items)
+        if drawsPlainLeavesFromPlans, clip == nil, let plan = plainLeafPlan(of: committed, presented: node, contentsFlipped: contentsFlipped), let draws = plan.draws,
+           visitPlainLeaf(node, plan: plan, draws: draws, parentSpace: parentSpace, opacity: opacity, into: &items) {
+            // Drawn as `visit` would have.
+        } else {
+            visit(node, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
+                  context: &context, into: &items)
+        }
         guard context.generation != 0 else { return }
         let drewNoCache = cached == (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
                                      context.pageSurfaces.count, context.cacheQuestions)
@@ -440,6 +449,10 @@ package struct RenderGraphBuilder {
             return result
         }
 
+        func instance(_ draw: LeafDraw, color: SIMD4<Float>, clip: (fields: ClipFields, rect: CGRect, radii: SIMD4<Float>)?) -> LayerInstance {
+            instance(quad: draw.quad, color: color, shape: draw.shape, shapeRadii: draw.shapeRadii, flags: draw.flags, uv: draw.uv, clip: clip)
+        }
+
         // The layer's own items (background, contents) are tagged with its ID once drawn.
         let firstOwnItem = items.count
         // (Asked only while a backdrop waits: returning no draw item clears 400 bytes.)
@@ -447,10 +460,8 @@ package struct RenderGraphBuilder {
         let firstPaintedItem = items.count
 
         // Background.
-        if hasSize, let color = node.backgroundColor, color.alpha > 0 {
-            let fill = color.premultipliedRGBA * Float(opacity)
-            items.append(DrawItem(instance: instance(quad: node.bounds, color: fill, shape: node.bounds, shapeRadii: radii,
-                                                     flags: [], clip: clipToUse)))
+        if hasSize, let background = Self.backgroundDraw(of: node, radii: radii) {
+            items.append(DrawItem(instance: instance(background, color: background.unitColor * Float(opacity), clip: clipToUse)))
         }
 
         // A gradient layer's gradient: over the background, under the contents, rounded as the background is.
@@ -493,28 +504,9 @@ package struct RenderGraphBuilder {
 
         // Contents (during a cross-fade: the old image, then the new one at the fade's opacity).
         func drawContents(_ image: CGImage, alpha: CGFloat) {
-            let crop = node.contentsRect
-            let imageSize = CGSize(width: CGFloat(image.width) * crop.width / max(node.contentsScale, 1e-6),
-                                   height: CGFloat(image.height) * crop.height / max(node.contentsScale, 1e-6))
-            let destination = ContentsLayout.placement(gravity: node.contentsGravity, bounds: node.bounds,
-                                                       imageSize: imageSize, contentsAreFlipped: contentsFlipped)
-            let binding = TextureBinding(image: image, minification: Self.filter(node.minificationFilter),
-                                         magnification: Self.filter(node.magnificationFilter))
-            let tint = SIMD4<Float>(repeating: Float(opacity * alpha))
-            for piece in ContentsLayout.pieces(destination: destination, imageSize: imageSize, contentsRect: crop, center: node.contentsCenter) {
-                // Flipped contents are laid out in a space mirrored within the bounds (as Core Animation
-                // renders contents when `contentsAreFlipped()`), so the image stays upright on screen and
-                // the swapped vertical gravities land where they name: mirror the piece and its v range.
-                var rect = piece.rect
-                var uv = Self.vector(piece.uv)
-                if contentsFlipped {
-                    rect.origin.y = node.bounds.minY + node.bounds.maxY - piece.rect.maxY
-                    uv = SIMD4(uv.x, uv.w, uv.z, uv.y)
-                }
-                items.append(DrawItem(
-                    instance: instance(quad: rect, color: tint, shape: rect, shapeRadii: .zero, flags: [.textured],
-                                       uv: uv, clip: ownClipFields),
-                    texture: binding))
+            let tint = Float(opacity * alpha)
+            for piece in Self.contentsDraws(of: node, image: image, contentsFlipped: contentsFlipped) {
+                items.append(DrawItem(instance: instance(piece, color: piece.unitColor * tint, clip: ownClipFields), texture: piece.texture))
             }
         }
         if hasSize {

@@ -103,8 +103,12 @@ package final class RenderNode: @unchecked Sendable {
         didSet {
             packedAnimations = PackedAnimations(animations)
             animationWrites = Self.properties(writtenBy: animations)
+            animationsOnlyPlace = animationWrites.map { $0 & ~RenderTree.placementKeyBits == 0 } ?? false
         }
     }
+    /// Whether `animations` write nothing but where the layer is placed, its opacity and whether it is
+    /// hidden (`RenderTree.placementKeys`): its presented copy then looks like it in its own space.
+    @exclusivity(unchecked) package private(set) var animationsOnlyPlace = true
     /// `animations` laid out for evaluating frames.
     @exclusivity(unchecked) package private(set) var packedAnimations = PackedAnimations([])
     /// The properties `animations` write, one bit per `LayerPropertyKey` raw value, when they are
@@ -114,6 +118,9 @@ package final class RenderNode: @unchecked Sendable {
     /// What the graph builder derived for this node when it last drew it (`RetainedNodeRecord`), so a
     /// later frame can redraw its subtree alone. Never copied to presentation copies.
     @exclusivity(unchecked) var retained = RetainedNodeRecord()
+    /// What the graph builder worked out of this node as a plain leaf (`RenderGraphBuilder+PlainLeaves.swift`),
+    /// valid while its `contentStamp` is the plan's. Render thread only; never copied to presentation copies.
+    @exclusivity(unchecked) var plainLeafPlan: PlainLeafPlan?
 
     package init(id: LayerID) {
         self.id = id

@@ -20,6 +20,9 @@ extension RenderTree {
         .position, .zPosition, .anchorPoint, .anchorPointZ, .transform, .opacity, .isHidden,
     ]
 
+    /// `placementKeys` as one bit per `LayerPropertyKey` raw value.
+    static let placementKeyBits: UInt64 = placementKeys.reduce(0) { $0 | 1 << UInt64($1.rawValue) }
+
     /// Stamps `node` after a change of `keys` (and of subclass properties when `hasCustomValues`).
     mutating func stampChange(of node: RenderNode, keys: some Sequence<LayerPropertyKey>, hasCustomValues: Bool) {
         changeCounter &+= 1

@@ -1,0 +1,196 @@
+import Foundation
+import XCTest
+@testable import LayerKitRender
+
+/// Plain leaves drawn from plans (`RenderGraphBuilder+PlainLeaves.swift`): frame after frame, through
+/// commits and animations that keep or break what a plan stands for, the frame is exactly the one the
+/// general `visit` draws (a second producer with plans off), plans are in use where they may be, and a
+/// plain leaf's instance is the one worked out by hand. No GPU.
+final class PlainLeafPlanTests: XCTestCase {
+    override func tearDown() {
+        CATransaction.flush()
+        super.tearDown()
+    }
+
+    /// One scene fed to two producers: `plans` draws plain leaves from plans, `general` through `visit`.
+    private final class Pair {
+        let root = CALayer()
+        let receiver = CommitInbox()
+        var plans: FrameProducer
+        var general: FrameProducer
+
+        init(width: Int, height: Int, build: (CALayer) -> Void) {
+            CATransaction.flush()
+            root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+            root.anchorPoint = .zero
+            build(root)
+            CATransaction.flush()
+            let root = self.root
+            func producer(plans: Bool) -> FrameProducer {
+                var producer = FrameProducer(builder: RenderGraphBuilder(
+                    targetWidth: width, targetHeight: height, viewport: CGRect(x: 0, y: 0, width: width, height: height), scale: 1),
+                    debugOptions: [])
+                producer.builder.drawsPlainLeavesFromPlans = plans
+                producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
+                return producer
+            }
+            plans = producer(plans: true)
+            general = producer(plans: false)
+            _ = receiver.take()
+        }
+
+        /// Commits `changes` (actions off) to both producers.
+        func commit(_ changes: () -> Void) {
+            CATransaction.begin()
+            CATransaction.setDisableActions(true)
+            changes()
+            CATransaction.commit()
+            CATransaction.flush()
+            for packet in receiver.take() {
+                plans.apply(packet)
+                general.apply(packet)
+            }
+        }
+
+        /// Both producers' frames at `time`; fails where they differ.
+        @discardableResult
+        func frame(at time: Double, file: StaticString = #filePath, line: UInt = #line) -> RenderGraph {
+            let (fromPlans, _) = plans.produceFrame(at: time)
+            let (general, _) = general.produceFrame(at: time)
+            assertSameDraws(fromPlans, general, "frame at \(time)", file: file, line: line)
+            return fromPlans
+        }
+
+        /// The draws of `layer`'s plan in the producer that uses plans: nil when it has no plan, or a plan
+        /// that says it is not a plain leaf.
+        func plannedDraws(of layer: CALayer) -> [LeafDraw]? {
+            plans.tree[layer.layerID]?.plainLeafPlan?.draws
+        }
+    }
+
+    private static let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+    private static let blue = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+    private static let halfGreen = CGColor(red: 0, green: 1, blue: 0, alpha: 0.5)
+
+    private static func image(_ rgba: (UInt8, UInt8, UInt8, UInt8), side: Int = 8) -> CGImage {
+        let bytes = (0..<(side * side)).flatMap { _ in [rgba.0, rgba.1, rgba.2, rgba.3] }
+        return CGImage(width: side, height: side, bytesPerRow: side * 4, premultipliedRGBA: bytes, alphaInfo: .noneSkipLast)!
+    }
+
+    private static func repeating(_ keyPath: String, from: Any, to: Any, duration: Double) -> CABasicAnimation {
+        let animation = CABasicAnimation(keyPath: keyPath)
+        animation.fromValue = from
+        animation.toValue = to
+        animation.duration = duration
+        animation.repeatCount = .infinity
+        animation.beginTime = 100
+        return animation
+    }
+
+    func testFramesFromPlansAreTheFramesTheGeneralVisitDrawsThroughChangesAndAnimations() {
+        var spinning = CALayer(), picture = CALayer(), framed = CALayer(), ninePart = CALayer(), faded = CALayer()
+        var backFacing = CALayer(), bordered = CALayer(), container = CALayer()
+        let pair = Pair(width: 200, height: 200) { root in
+            // Background only, rotated, moving (an animation that only places it).
+            spinning.frame = CGRect(x: 10, y: 10, width: 30, height: 20)
+            spinning.backgroundColor = Self.red
+            spinning.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+            spinning.add(Self.repeating("position.x", from: 20, to: 60, duration: 2), forKey: "move")
+            root.addSublayer(spinning)
+            // Contents cropped and fitted, inside a geometry-flipped container; its colour animates.
+            container.frame = CGRect(x: 60, y: 0, width: 80, height: 80)
+            container.backgroundColor = Self.halfGreen
+            picture.frame = CGRect(x: 5, y: 5, width: 40, height: 30)
+            picture.contents = Self.image((0, 0, 255, 255))
+            picture.contentsRect = CGRect(x: 0.25, y: 0, width: 0.5, height: 1)
+            picture.contentsGravity = .resizeAspect
+            picture.add(Self.repeating("backgroundColor", from: Self.red, to: Self.blue, duration: 1), forKey: "tint")
+            container.addSublayer(picture)
+            root.addSublayer(container)
+            // Background, contents and rounded corners; its opacity animates (a group below 1).
+            framed.frame = CGRect(x: 10, y: 100, width: 50, height: 50)
+            framed.backgroundColor = Self.halfGreen
+            framed.contents = Self.image((255, 0, 0, 255))
+            framed.cornerRadius = 6
+            framed.add(Self.repeating("opacity", from: 1, to: 0.4, duration: 1), forKey: "fade")
+            root.addSublayer(framed)
+            // Nine-part contents.
+            ninePart.frame = CGRect(x: 100, y: 100, width: 60, height: 40)
+            ninePart.contents = Self.image((0, 255, 0, 255), side: 16)
+            ninePart.contentsCenter = CGRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+            root.addSublayer(ninePart)
+            // Background only at half opacity: no group, drawn from its plan.
+            faded.frame = CGRect(x: 150, y: 20, width: 30, height: 30)
+            faded.backgroundColor = Self.blue
+            faded.opacity = 0.5
+            root.addSublayer(faded)
+            // Single-sided and turned away: drawn by neither.
+            backFacing.frame = CGRect(x: 150, y: 150, width: 20, height: 20)
+            backFacing.backgroundColor = Self.red
+            backFacing.isDoubleSided = false
+            backFacing.transform = CATransform3DMakeScale(-1, 1, 1)
+            root.addSublayer(backFacing)
+            // A border: not a plain leaf.
+            bordered.frame = CGRect(x: 120, y: 60, width: 30, height: 30)
+            bordered.backgroundColor = Self.red
+            bordered.borderWidth = 2
+            root.addSublayer(bordered)
+        }
+        pair.frame(at: 100)
+        XCTAssertEqual(pair.plannedDraws(of: spinning)?.count, 1, "background only")
+        XCTAssertEqual(pair.plannedDraws(of: ninePart)?.count, 9, "nine pieces")
+        XCTAssertEqual(pair.plannedDraws(of: faded)?.count, 1)
+        XCTAssertEqual(pair.plannedDraws(of: framed)?.count, 2, "background and contents")
+        XCTAssertNil(pair.plannedDraws(of: picture), "its colour animates: no plan stands for it")
+        XCTAssertNotNil(pair.plans.tree[bordered.layerID]?.plainLeafPlan, "worked out once")
+        XCTAssertNil(pair.plannedDraws(of: bordered), "a border: not a plain leaf")
+        for step in 1...4 { pair.frame(at: 100 + Double(step) * 0.13) }
+
+        pair.commit {
+            spinning.backgroundColor = Self.blue
+            container.isGeometryFlipped = true
+            ninePart.contents = Self.image((255, 255, 0, 255), side: 32)
+        }
+        pair.frame(at: 101)
+        XCTAssertEqual(pair.plannedDraws(of: spinning)?.first?.unitColor, SIMD4(0, 0, 1, 1), "worked out again after the commit")
+        pair.commit {
+            spinning.addSublayer(CALayer())
+            framed.masksToBounds = true
+            faded.opacity = 0
+            bordered.borderWidth = 0
+            picture.removeAllAnimations()
+        }
+        pair.frame(at: 101.5)
+        XCTAssertNil(pair.plannedDraws(of: spinning), "a sublayer: no longer a leaf")
+        XCTAssertNil(pair.plannedDraws(of: framed), "masks to bounds")
+        XCTAssertEqual(pair.plannedDraws(of: bordered)?.count, 1, "its border gone: a plain leaf")
+        XCTAssertEqual(pair.plannedDraws(of: picture)?.count, 1, "nothing animates it any more")
+        pair.commit { container.isGeometryFlipped = false }
+        pair.frame(at: 102)
+    }
+
+    func testAPlainLeafsInstanceIsItsBackgroundMappedToClipSpaceAtItsOpacity() throws {
+        var leaf = CALayer()
+        let pair = Pair(width: 200, height: 200) { root in
+            leaf.bounds = CGRect(x: 0, y: 0, width: 10, height: 20)
+            leaf.position = CGPoint(x: 50, y: 40)
+            leaf.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 0.5)
+            leaf.opacity = 0.5
+            root.addSublayer(leaf)
+        }
+        let graph = pair.frame(at: 0)
+        XCTAssertEqual(pair.plannedDraws(of: leaf)?.count, 1)
+        let item = try XCTUnwrap(graph.framePass.items.first { $0.layer == leaf.layerID })
+        // Premultiplied (0.5, 0, 0, 0.5), times the opacity 0.5.
+        XCTAssertEqual(item.instance.color, SIMD4(0.25, 0, 0, 0.25))
+        XCTAssertEqual(item.instance.quad, SIMD4(0, 0, 10, 20))
+        // Its top-left corner at (45, 30) in pixels; clip = 2 · pixel / 200 − 1.
+        let (c0, c1, c2, c3) = item.instance.localToClip
+        XCTAssertEqual(c0, SIMD4(0.01, 0, 0, 0))
+        XCTAssertEqual(c1, SIMD4(0, 0.01, 0, 0))
+        XCTAssertEqual(c2, SIMD4(0, 0, 0, 0), "a layer is flat: its z never reaches clip space")
+        XCTAssertEqual(c3.x, -0.55, accuracy: 1e-6)
+        XCTAssertEqual(c3.y, -0.7, accuracy: 1e-6)
+        XCTAssertEqual(c3.w, 1)
+    }
+}
