@@ -20,14 +20,14 @@
 /// rasterizes it paints) asks the mask for its exposure: the range of its quad's parameters holding every
 /// pixel centre of it in an unmarked block (`OpaqueBlockMask.exposure`). The quad becomes that sub-rect
 /// (a side moves only by a pixel or more; the texture coordinates of its corners are interpolated as the
-/// shader would); a draw with no exposure is dropped. Then the draw's painted region is filled into the
-/// mask.
+/// shader would); a draw with no exposure is dropped. Then the region the kept draw paints is filled
+/// into the mask.
 /// Pixels: unchanged. What a trimmed quad no longer covers holds only pixel centres in marked blocks,
 /// which nearer opaque draws paint and where it loses the depth test anyway; the new sides lie inside
 /// the old quad, so no pixel outside it is drawn. Translucent draws, groups resolved by depth and draws
 /// under perspective are neither trimmed nor counted as hiding anything.
 /// Cost: a few multiplications per unmarked block within each trimmed draw's bounds, plus one mask row
-/// per block row a draw covers; no GPU.
+/// per block row a kept draw covers; no GPU.
 package struct OcclusionTrimmer: Sendable {
     /// Draws covering fewer pixels are not trimmed (there is little to spare).
     package var minimumArea = 24.0 * 24.0
@@ -63,6 +63,7 @@ package struct OcclusionTrimmer: Sendable {
             let quad = instance.quad, shape = instance.shape
             let paintsWholeQuad = quad.x >= shape.x && quad.y >= shape.y && quad.z <= shape.z && quad.w <= shape.w
             let shapeOnTarget = map.parallelogram(quad)
+            var kept = quad
             if paintsWholeQuad && !mask.isEmpty && (minimumArea...maximumArea).contains(shapeOnTarget.area) {
                 if var exposed = mask.exposure(of: shapeOnTarget) {
                     // A side moves only by a pixel or more: a sliver without pixel centres spares nothing,
@@ -74,6 +75,7 @@ package struct OcclusionTrimmer: Sendable {
                     if rect != quad {
                         trim.itemsTrimmed += 1
                         items[index].instance.quad = rect
+                        kept = rect
                         if instance.flags.contains(.textured) && !instance.flags.contains(.gradient) {
                             items[index].instance.uv = Self.textureCoordinates(of: rect, in: quad, uv: instance.uv)
                         }
@@ -85,11 +87,15 @@ package struct OcclusionTrimmer: Sendable {
                 } else {
                     hidden.append(index)
                     if let layer = items[index].layer { trim.hiddenLayers.append(layer) }
+                    // Every pixel centre of it lies in a marked block already: it would mark nothing.
+                    continue
                 }
             }
-            // What the draw paints (its quad within its shape) now hides what lies under it. (A trimmed
-            // draw's lost part is painted by nearer draws: filling the whole of it marks nothing untrue.)
-            let painted = SIMD4(max(quad.x, shape.x), max(quad.y, shape.y), min(quad.z, shape.z), min(quad.w, shape.w))
+            // What the draw still paints (its kept quad within its shape) now hides what lies under it.
+            // The part trimmed away lies in marked blocks already; filling it too would add only blocks
+            // that straddle the new side, which in `city` spared nothing measurable (quads 2.31 windows
+            // either way) for half the rows filled (cull and batch 4.7-4.9 -> 4.2 ms).
+            let painted = SIMD4(max(kept.x, shape.x), max(kept.y, shape.y), min(kept.z, shape.z), min(kept.w, shape.w))
             if painted.z > painted.x && painted.w > painted.y { mask.fill(map.parallelogram(painted)) }
         }
         guard trim.itemsTrimmed > 0 || !hidden.isEmpty else { return nil }
