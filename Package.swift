@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         // glibc's allocator controls (malloc.h): the C heap's policy under a CPU Vulkan device.
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CPrefetch"),
         // The X server's connection and shared-memory images: presenting a CPU device's frames (LayerKitSDL).
         .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: [.apt(["libxcb-shm0-dev"])]),
 
@@ -41,7 +42,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Render server, render tree and the backend-neutral render graph. Never imports Vulkan.
-        .target(name: "LayerKitRender", dependencies: ["LayerKit"], swiftSettings: swiftSettings),
+        .target(name: "LayerKitRender", dependencies: ["LayerKit", "CPrefetch"], swiftSettings: swiftSettings),
         // Executes a render graph with Vulkan; headless CARenderer.
         .target(
             name: "LayerKitVulkan",
@@ -156,7 +157,7 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "LayerKitRenderTests", dependencies: ["LayerKitRender", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayerKitRenderTests", dependencies: ["LayerKitRender", "LayerKitScenes", "LayerKitTestSupport", "CMalloc"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitVulkanTests", dependencies: ["LayerKitVulkan", "LayerKitScenes", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "LayerKitSDLTests", dependencies: ["LayerKitSDL", "LayerKitTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ProfileReportTests", dependencies: ["ProfileReport", "LayerKitTestSupport"], swiftSettings: swiftSettings),

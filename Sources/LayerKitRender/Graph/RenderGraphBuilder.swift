@@ -1,3 +1,4 @@
+import CPrefetch
 import LayerKit
 
 /// Turns the render tree into a render graph.
@@ -283,14 +284,22 @@ package struct RenderGraphBuilder {
 
     /// `nodes` (sublayers of one layer) as they appear at their parent's time `parentTime`: each committed
     /// node with its presented one and its local time. The animation stage is timed once for them all:
-    /// two clock reads per layer were 4 % of a frame of 10,000 animated layers.
+    /// two clock reads per layer were 4 % of a frame of 10,000 animated layers. Nodes a few places ahead
+    /// are fetched into the cache while one is evaluated (`RenderNode.prefetch`; their presentation
+    /// copies once the nodes that point to them are in): animation stage 3.45-3.59 -> 2.67-3.07 ms there.
     func presented(_ nodes: [RenderNode], parentTime: Double, context: inout VisitContext) -> [PresentedSublayer] {
         let start = StageClock.now()
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
-        return nodes.map { committed in
+        var result: [PresentedSublayer] = []
+        result.reserveCapacity(nodes.count)
+        for index in nodes.indices {
+            if index + 6 < nodes.count { nodes[index + 6].prefetch() }
+            if index + 3 < nodes.count { nodes[index + 3].prefetchPresentationCopy() }
+            let committed = nodes[index]
             let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)
-            return PresentedSublayer(committed: committed, presented: presented, time: time)
+            result.append(PresentedSublayer(committed: committed, presented: presented, time: time))
         }
+        return result
     }
 
     /// A sublayer as this frame presents it: its committed node, and the node presented at `time` (its

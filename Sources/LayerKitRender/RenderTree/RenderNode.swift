@@ -1,3 +1,4 @@
+import CPrefetch
 import LayerKit
 
 /// The render server's copy of one layer: the properties the renderer reads, as last committed.
@@ -160,6 +161,22 @@ package final class RenderNode: @unchecked Sendable {
         scratch.activeTransition = nil
         return scratch
     }
+
+    /// Asks the CPU to fetch this node's memory (`prefetchedBytes` from its start) ahead of its use.
+    ///
+    /// Ten thousand animated layers are twenty thousand nodes (each committed node and its presentation
+    /// copy) of over a kilobyte, scattered over the heap: far more than a core's cache, so a frame's
+    /// walk over them waited on memory for each in turn (a third of the animation stage).
+    func prefetch() {
+        let start = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        for offset in stride(from: 0, to: Self.prefetchedBytes, by: 64) { lk_prefetch(start + offset) }
+    }
+
+    /// Asks the CPU to fetch the reused presentation copy's memory ahead of its use.
+    func prefetchPresentationCopy() { presentationScratch?.prefetch() }
+
+    /// How much of a node `prefetch()` fetches: at least its whole instance (a test checks it).
+    static let prefetchedBytes = 1216
 
     private static func properties(writtenBy records: [AnimationRecord]) -> UInt64? {
         var bits: UInt64 = 0
