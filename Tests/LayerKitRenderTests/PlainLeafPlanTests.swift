@@ -12,53 +12,24 @@ final class PlainLeafPlanTests: XCTestCase {
         super.tearDown()
     }
 
-    /// One scene fed to two producers: `plans` draws plain leaves from plans, `general` through `visit`.
+    /// One scene fed to two producers: `plans` draws plain leaves from plans, `general` walks every
+    /// layer through `visit`.
     private final class Pair {
-        let root = CALayer()
-        let receiver = CommitInbox()
-        var plans: FrameProducer
-        var general: FrameProducer
+        private let pair: ProducerPair
+        var plans: FrameProducer { pair.subject }
 
         init(width: Int, height: Int, build: (CALayer) -> Void) {
-            CATransaction.flush()
-            root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-            root.anchorPoint = .zero
-            build(root)
-            CATransaction.flush()
-            let root = self.root
-            func producer(plans: Bool) -> FrameProducer {
-                var producer = FrameProducer(builder: RenderGraphBuilder(
-                    targetWidth: width, targetHeight: height, viewport: CGRect(x: 0, y: 0, width: width, height: height), scale: 1),
-                    debugOptions: [])
-                producer.builder.drawsPlainLeavesFromPlans = plans
-                producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
-                return producer
-            }
-            plans = producer(plans: true)
-            general = producer(plans: false)
-            _ = receiver.take()
+            pair = ProducerPair(width: width, height: height, vary: { _, general in general.builder.drawsPlainLeavesFromPlans = false },
+                                build: build)
         }
 
         /// Commits `changes` (actions off) to both producers.
-        func commit(_ changes: () -> Void) {
-            CATransaction.begin()
-            CATransaction.setDisableActions(true)
-            changes()
-            CATransaction.commit()
-            CATransaction.flush()
-            for packet in receiver.take() {
-                plans.apply(packet)
-                general.apply(packet)
-            }
-        }
+        func commit(_ changes: () -> Void) { pair.commit(changes) }
 
         /// Both producers' frames at `time`; fails where they differ.
         @discardableResult
         func frame(at time: Double, file: StaticString = #filePath, line: UInt = #line) -> RenderGraph {
-            let (fromPlans, _) = plans.produceFrame(at: time)
-            let (general, _) = general.produceFrame(at: time)
-            assertSameDraws(fromPlans, general, "frame at \(time)", file: file, line: line)
-            return fromPlans
+            pair.frames(at: time, file: file, line: line).subject
         }
 
         /// The draws of `layer`'s plan in the producer that uses plans: nil when it has no plan, or a plan

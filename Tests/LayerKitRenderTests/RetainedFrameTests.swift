@@ -19,57 +19,35 @@ final class RetainedFrameTests: XCTestCase {
 
     /// A scene whose commits reach `FrameProducer`s: `retained` patches frames, `full` builds each in full.
     private final class Pair {
-        let root = CALayer()
-        let receiver = CommitInbox()
-        var retained: FrameProducer
-        var full: FrameProducer
+        private let pair: ProducerPair
         /// Frames the retained producer patched (redrew fewer layers than the full build).
         var patchedFrames = 0
+        var retained: FrameProducer {
+            get { pair.subject }
+            set { pair.subject = newValue }
+        }
+        var full: FrameProducer {
+            get { pair.reference }
+            set { pair.reference = newValue }
+        }
 
         init(width: Int, height: Int, depthTesting: Bool = false, stencilClipping: Bool = false, cachesGroups: Bool = true,
              resolvesGroupsByDepth: Bool = true, build: (CALayer) -> Void) {
-            CATransaction.flush()
-            root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-            root.anchorPoint = .zero
-            build(root)
-            CATransaction.flush()
-            let root = self.root
-            func producer() -> FrameProducer {
-                var producer = FrameProducer(builder: RenderGraphBuilder(
-                    targetWidth: width, targetHeight: height, viewport: CGRect(x: 0, y: 0, width: width, height: height), scale: 1),
-                    debugOptions: [])
+            pair = ProducerPair(width: width, height: height, configure: { producer in
                 producer.compiler.depthTesting = depthTesting
                 producer.compiler.stencilClipping = stencilClipping
                 producer.builder.cachesGroups = cachesGroups
                 producer.resolvesGroupsByDepth = resolvesGroupsByDepth
-                producer.reset(root: root.layerID, snapshot: .snapshot(of: root))
-                return producer
-            }
-            retained = producer()
-            full = producer()
-            full.retainsFrames = false
-            _ = receiver.take()
+            }, vary: { _, full in full.retainsFrames = false }, build: build)
         }
 
         /// Commits the implicit transaction (actions off) and applies it to both producers.
-        func commit(_ changes: () -> Void = {}) {
-            CATransaction.begin()
-            CATransaction.setDisableActions(true)
-            changes()
-            CATransaction.commit()
-            CATransaction.flush()
-            for packet in receiver.take() {
-                retained.apply(packet)
-                full.apply(packet)
-            }
-        }
+        func commit(_ changes: () -> Void = {}) { pair.commit(changes) }
 
         /// Both producers' frames at `time`; fails the test where they differ.
         @discardableResult
         func frame(at time: Double, file: StaticString = #filePath, line: UInt = #line) -> RenderGraph {
-            let (patched, _) = retained.produceFrame(at: time)
-            let (built, _) = full.produceFrame(at: time)
-            assertSameDraws(patched, built, "frame at \(time)", file: file, line: line)
+            let (patched, built) = pair.frames(at: time, file: file, line: line)
             // Cached bitmaps: the same surfaces drawn, reused and released, and the same books kept.
             XCTAssertEqual(patched.rasterization, built.rasterization, "frame at \(time)", file: file, line: line)
             let (retainedCache, fullCache) = (retained.builder.rasterizationCache, full.builder.rasterizationCache)
