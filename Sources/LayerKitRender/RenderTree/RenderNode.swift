@@ -77,6 +77,8 @@ package final class RenderNode: @unchecked Sendable {
     /// The reusable node `presentationCopy()` returns, and the `changeStamp` it was last copied at.
     @exclusivity(unchecked) private var presentationScratch: RenderNode?
     @exclusivity(unchecked) private var presentationScratchStamp: UInt64?
+    /// Where `presentationScratch` lies, for fetching it ahead without retaining it (`prefetch`).
+    @exclusivity(unchecked) private var presentationScratchAddress: UnsafeRawPointer?
 
     /// When a commit last changed anything of this node, and anything other than where it is placed
     /// (`RenderTree+ChangeStamps.swift`). Render thread only; not copied to presented copies.
@@ -154,6 +156,7 @@ package final class RenderNode: @unchecked Sendable {
         }
         let scratch = presentationScratch ?? RenderNode(id: id)
         presentationScratch = scratch
+        presentationScratchAddress = UnsafeRawPointer(Unmanaged.passUnretained(scratch).toOpaque())
         presentationScratchStamp = changeStamp
         scratch.copyProperties(from: self)
         scratch.contentsCrossfadeFrom = nil
@@ -168,12 +171,18 @@ package final class RenderNode: @unchecked Sendable {
     /// copy) of over a kilobyte, scattered over the heap: far more than a core's cache, so a frame's
     /// walk over them waited on memory for each in turn (a third of the animation stage).
     func prefetch() {
-        let start = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        for offset in stride(from: 0, to: Self.prefetchedBytes, by: 64) { lk_prefetch(start + offset) }
+        Self.prefetchNode(at: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
     }
 
-    /// Asks the CPU to fetch the reused presentation copy's memory ahead of its use.
-    func prefetchPresentationCopy() { presentationScratch?.prefetch() }
+    /// Asks the CPU to fetch the reused presentation copy's memory ahead of its use. (Through its
+    /// address: retaining it would write to the very memory still being fetched, and wait for it.)
+    func prefetchPresentationCopy() {
+        if let address = presentationScratchAddress { Self.prefetchNode(at: address) }
+    }
+
+    private static func prefetchNode(at start: UnsafeRawPointer) {
+        for offset in stride(from: 0, to: prefetchedBytes, by: 64) { lk_prefetch(start + offset) }
+    }
 
     /// How much of a node `prefetch()` fetches: at least its whole instance (a test checks it).
     static let prefetchedBytes = 1216
