@@ -248,8 +248,8 @@ package struct RenderGraphBuilder {
         var sharedShadows: [SharedShadowKey: SharedShadow] = [:]
     }
 
-    /// Draws `committed` (presented as `node`) through `visit`, and records what it derived when the
-    /// context records a retained frame (`RetainedNodeRecord`).
+    /// Draws `committed` (presented as `node`) from its plain-leaf plan or else through `visit`, and records
+    /// what it derived when the context records a retained frame (`RetainedNodeRecord`).
     func visitRecorded(_ committed: RenderNode, presented node: RenderNode, localTime: Double, parent: RenderNode?,
                        parentSpace: CATransform3D, opacity: CGFloat, clip: Clip?, contentsFlipped: Bool,
                        context: inout VisitContext, into items: inout [DrawItem]) {

@@ -41,7 +41,7 @@ package struct PixelParallelogram: Sendable {
     /// are the rows of the inverse of [edgeX edgeY]; a side's distance in pixels is s / |a| (or t / |b|),
     /// so shrinking by `inset` narrows s to inset · |a| … 1 − inset · |a|. At a given height each condition
     /// is an x-range whose ends are linear in the height, and the span is their intersection: two
-    /// multiply-adds per end (asked for every pixel row of every occluder, `OpaquePixelMask`).
+    /// multiply-adds per end (asked for every block row of every occluder, `OpaqueBlockMask`).
     package struct Spans {
         private let cornerY: Double
         /// Each condition's range at height y: from (low.x + slope.x · dy) to (high.x + slope.x · dy),
