@@ -353,6 +353,10 @@ public final class CARenderer: @unchecked Sendable {
     /// Validation-layer messages seen so far (with `LK_VALIDATION=1`).
     package var validationMessages: [String] { context.validationMessages }
 
+    /// Whether the device is a CPU implementation (lavapipe), whose fragment counter counts before the
+    /// depth test (`FrameStatistics.fragmentsShaded`).
+    package var rendersOnCPU: Bool { context.rendersOnCPU }
+
     /// Offscreen surfaces the renderer's pool has created, and how many it holds now.
     package var surfacePoolStatistics: (created: Int, resident: Int) { renderer.surfacePoolStatistics }
 

@@ -41,8 +41,10 @@ final class ImageTilingRenderTests: CARendererTestCase {
         XCTAssertEqual(wholeStatistics.layerQuads, 2)
         XCTAssertEqual(tiledStatistics.imagesUploaded, 4, "four tile textures, shared by both layers")
         XCTAssertEqual(tiledStatistics.bytesUploaded, (63 * 63 + 39 * 63 + 63 * 39 + 39 * 39) * 4)
-        // Linear filtering reads the same texels through other float operations: at most the last bit.
-        assertPixels(tiled, "tiled vs whole", tolerance: 1) { x, y in PixelRGBA(whole, x, y) }
+        // Linear filtering reads the same texels at other texture coordinates (a tile's, the whole
+        // image's). A GPU's filter weights are fixed-point (NVIDIA reports 8 bits of subtexel precision): one
+        // step of a weight on a step of up to 255 between neighbours is one level, rounding another.
+        assertPixels(tiled, "tiled vs whole", tolerance: 2) { x, y in PixelRGBA(whole, x, y) }
         assertPixels(tiled, "tiled vs whole, 1:1 part", probes: (0..<40).map { k in
             Probe("texel (\(2 * k + 1), \(k))", 2 * k + 1, k, PixelRGBA(whole, 2 * k + 1, k))
         })

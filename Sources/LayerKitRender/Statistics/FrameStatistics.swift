@@ -71,7 +71,10 @@ public struct FrameStatistics: Equatable, Sendable {
     // MARK: GPU work
 
     /// Fragment-shader invocations over the whole frame (a Vulkan pipeline-statistics query); nil where
-    /// the device cannot count them.
+    /// the device cannot count them. lavapipe counts every rasterized fragment, also those the depth test
+    /// then rejects; a GPU counts after its early depth test (an H200 counted about one fragment per
+    /// covered pixel of an opaque scene drawn front to back), so there it shows what was shaded, not what
+    /// was rasterized.
     public var fragmentsShaded: Int?
     /// Pixels of the frame's target (width × height), the denominator of `overdraw`.
     public var targetPixels = 0

@@ -37,6 +37,7 @@ final class VulkanInstance {
     ///   extensions); a missing one throws `VulkanError.noVulkanDriver` naming it.
     init(applicationName: String, validation: Bool, log: ValidationLog, extraExtensions: [String] = []) throws {
         self.log = log
+        VulkanDriverResidency.keepDriverLoaded()
         let availableLayers = try Self.instanceLayerNames()
         let availableExtensions = try Self.instanceExtensionNames()
         if validation && !availableLayers.contains(Self.validationLayerName) {
