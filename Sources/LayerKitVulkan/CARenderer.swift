@@ -410,7 +410,8 @@ public final class CARenderer: @unchecked Sendable {
     }
 
     /// Whether opaque draws of a depth-ordered frame are shrunk to the part nearer opaque draws leave in
-    /// view (on by default; `OcclusionTrimmer`). Tests compare frames drawn with and without it.
+    /// view (`OcclusionTrimmer`; on by default on a CPU device, off on a GPU, whose early depth test rejects
+    /// hidden fragments in hardware). Tests compare frames drawn with and without it.
     package var trimsOccludedParts: Bool {
         get { producer.compiler.trimmer != nil }
         set { producer.compiler.trimmer = newValue ? OcclusionTrimmer() : nil }

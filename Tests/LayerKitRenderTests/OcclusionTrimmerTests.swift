@@ -42,6 +42,31 @@ final class OcclusionTrimmerTests: XCTestCase {
         XCTAssertEqual(graph.statistics.layerQuads, 2)
     }
 
+    func testOnlyABackendWhoseRasterizerPaysForHiddenFragmentsTrims() {
+        // As the test above, through a producer: both layers animated (holding still), as `city`'s are, so
+        // that the frame is one the next could not patch, which is where trimming runs.
+        let scene = TinyScene()
+        let back = scene.layer(CGRect(x: 0, y: 0, width: 48, height: 48), TinyScene.green)
+        let front = scene.layer(CGRect(x: 24, y: 0, width: 40, height: 48), TinyScene.red)
+        for layer in [back, front] {
+            let hold = CABasicAnimation(keyPath: "transform.rotation.z")
+            hold.fromValue = 0.0
+            hold.toValue = 0.0
+            hold.duration = 100
+            layer.add(hold, forKey: "hold")
+        }
+        CATransaction.flush()
+        for pays in [true, false] {
+            var producer = FrameProducer(
+                builder: RenderGraphBuilder(targetWidth: 64, targetHeight: 64, viewport: CGRect(x: 0, y: 0, width: 64, height: 64), scale: 1),
+                capabilities: BackendCapabilities(frameDepth: true, rasterizerPaysForHiddenFragments: pays))
+            producer.reset(root: scene.root.layerID, snapshot: .snapshot(of: scene.root))
+            let graph = producer.produceFrame(at: 1).graph
+            XCTAssertEqual(graph.statistics.quadsTrimmed, pays ? 1 : 0, "\(graph)")
+            XCTAssertEqual(item(of: back, in: graph)?.instance.quad, pays ? SIMD4(0, 0, 23.53125, 48) : SIMD4(0, 0, 48, 48))
+        }
+    }
+
     func testTranslucentLayersHideNothingAndAreNotTrimmed() {
         let scene = TinyScene()
         let back = scene.layer(CGRect(x: 0, y: 0, width: 48, height: 48), TinyScene.green)

@@ -122,10 +122,16 @@ final class CullingRenderTests: CARendererTestCase {
         return root
     }
 
+    func testOnlyACPUDeviceTrimsByDefault() throws {
+        let renderer = try makeRenderer(width: 96, height: 96)
+        XCTAssertEqual(renderer.trimsOccludedParts, renderer.rendersOnCPU)
+    }
+
     func testTrimmingHiddenPartsOfOpaqueTilesDoesNotChangeAPixel() throws {
         for textured in [false, true] {
             let root = makeOverlappingTiles(textured: textured)
             let renderer = try makeRenderer(width: 96, height: 96)
+            renderer.trimsOccludedParts = true  // on a GPU it is off by default
             renderer.layer = root
             let trimmed = try renderFrame(renderer)
             let statistics = renderer.lastFrameStatistics
@@ -164,6 +170,7 @@ final class CullingRenderTests: CARendererTestCase {
         // (within 0.01 px the rasterizer's rounding decides). Within one level: some of these colours fall
         // on half levels (5/6 of 255 is 212.5), which the GPU's float-to-unorm conversion may round down.
         let renderer = try makeRenderer(width: 96, height: 96)
+        renderer.trimsOccludedParts = true
         renderer.layer = makeOverlappingTiles(textured: false)
         let trimmed = try renderFrame(renderer)
         XCTAssertGreaterThan(renderer.lastFrameStatistics.quadsTrimmed, 32)

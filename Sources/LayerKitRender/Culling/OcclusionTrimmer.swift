@@ -7,6 +7,8 @@
 /// A draw stays one quad: splitting it into pieces would cost more than it spares, as lavapipe pays about
 /// 0.6 µs for each quad it sets up and bins.
 ///
+/// It runs only for such a rasterizer (`BackendCapabilities.rasterizerPaysForHiddenFragments`): a GPU's
+/// early depth test rejects hidden fragments in hardware, before shading, at no cost to the render thread.
 /// It runs where the next frame could not patch this one anyway (many layers animating, as in `city`;
 /// `FrameProducer`): trimmed draws no longer line up with the builder's, which patching relies on.
 ///

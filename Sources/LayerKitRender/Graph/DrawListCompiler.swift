@@ -46,7 +46,8 @@ package struct DrawListCompiler: Sendable {
     /// Where small images are packed; nil: every image is a texture of its own.
     package var atlas: ImageAtlas?
     package var occlusion = OcclusionCuller()
-    /// Shrinks opaque draws of the depth-ordered frame pass to what nearer ones leave in view; nil: off.
+    /// Shrinks opaque draws of the depth-ordered frame pass to what nearer ones leave in view; nil: off
+    /// (`FrameProducer` keeps it for backends whose rasterizer pays for hidden fragments).
     package var trimmer: OcclusionTrimmer? = OcclusionTrimmer()
     package var batcher = Batcher()
 

@@ -90,6 +90,7 @@ package struct FrameProducer: Sendable {
         compiler.surfaceStencilClipping = capabilities.surfaceStencil
         compiler.maxTextureSize = min(capabilities.maxTextureSize, self.builder.maxSurfaceSize)
         compiler.atlas = capabilities.imageAtlas ? ImageAtlas() : nil
+        compiler.trimmer = capabilities.rasterizerPaysForHiddenFragments ? OcclusionTrimmer() : nil
     }
 
     /// Applies a commit packet to the render tree.
@@ -135,6 +136,7 @@ package struct FrameProducer: Sendable {
         retained = nil
         compiler.maxTextureSize = min(compiler.maxTextureSize, capabilities.maxTextureSize)
         compiler.atlas = capabilities.imageAtlas ? ImageAtlas() : nil
+        compiler.trimmer = capabilities.rasterizerPaysForHiddenFragments ? OcclusionTrimmer() : nil
         hasPendingChanges = true
     }
 

@@ -83,13 +83,15 @@ final class FrameRecorder {
     }
 
     /// What frames recorded here offer the graphs built for them: a depth-stencil frame target, surfaces
-    /// with a stencil where a pass needs one, the atlas, and the device's texture and surface limits.
+    /// with a stencil where a pass needs one, the atlas, the device's texture and surface limits, and
+    /// whether it rasterizes on the CPU.
     /// Inside an app's render pass, depth and stencil only where its subpass has them and LayerKit may use them.
     var capabilities: BackendCapabilities {
         let limits = context.device.limits
         return BackendCapabilities(
             frameDepth: frameSubpass.usesDepth, frameStencil: frameSubpass.usesStencil, surfaceStencil: true, imageAtlas: true, maxTextureSize: Int(limits.maxImageDimension2D),
-            maxSurfaceSize: Int(min(limits.maxImageDimension2D, limits.maxFramebufferWidth, limits.maxFramebufferHeight)))
+            maxSurfaceSize: Int(min(limits.maxImageDimension2D, limits.maxFramebufferWidth, limits.maxFramebufferHeight)),
+            rasterizerPaysForHiddenFragments: context.rendersOnCPU)
     }
 
     /// The frame target's render pass for color `format`: color plus depth-stencil.
