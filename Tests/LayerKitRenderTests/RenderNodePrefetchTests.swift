@@ -2,7 +2,7 @@ import CMalloc
 import XCTest
 @testable import LayerKitRender
 
-/// `RenderNode.prefetch()` fetches a whole node: the block the heap gave a node holds at most
+/// `RenderNode.prefetch(_:)` fetches a whole node: the block the heap gave a node holds at most
 /// `prefetchedBytes`, and not so few that most of what is fetched lies beyond it.
 final class RenderNodePrefetchTests: XCTestCase {
     func testPrefetchingCoversAWholeNodeAndLittleMore() {

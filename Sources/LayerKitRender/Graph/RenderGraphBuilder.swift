@@ -287,17 +287,29 @@ package struct RenderGraphBuilder {
     /// two clock reads per layer were 4 % of a frame of 10,000 animated layers. Nodes a few places ahead
     /// are fetched into the cache while one is evaluated (`RenderNode.prefetch`; their presentation
     /// copies once the nodes that point to them are in): animation stage 3.45-3.59 -> 2.67-3.07 ms there.
+    ///
+    /// The list is read as unretained references (`nodes` holds every node for the call): taking a node
+    /// out of it retained the node, a write to the very cache line its prefetch had just asked for, which
+    /// then waited for it (the retains and releases of this loop were 5 % of a frame of 10,000 animated
+    /// layers). Without those waits the loop runs further ahead of memory, so it fetches twelve nodes
+    /// and six copies ahead, not six and three: animated-layers 5.71-5.88 -> 5.32-5.56 ms, `big` 3.39 ->
+    /// 3.23 ms, city unchanged (both orders).
     func presented(_ nodes: [RenderNode], parentTime: Double, context: inout VisitContext) -> [PresentedSublayer] {
         let start = StageClock.now()
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
         var result: [PresentedSublayer] = []
         result.reserveCapacity(nodes.count)
-        for index in nodes.indices {
-            if index + 6 < nodes.count { nodes[index + 6].prefetch() }
-            if index + 3 < nodes.count { nodes[index + 3].prefetchPresentationCopy() }
-            let committed = nodes[index]
-            let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)
-            result.append(PresentedSublayer(committed: committed, presented: presented, time: time))
+        nodes.withUnsafeBufferPointer { strong in
+            strong.withMemoryRebound(to: Unmanaged<RenderNode>.self) { nodes in
+                for index in nodes.indices {
+                    if index + 12 < nodes.count { RenderNode.prefetch(nodes[index + 12]) }
+                    if index + 6 < nodes.count { nodes[index + 6]._withUnsafeGuaranteedRef { $0.prefetchPresentationCopy() } }
+                    nodes[index]._withUnsafeGuaranteedRef { committed in
+                        let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)
+                        result.append(PresentedSublayer(committed: committed, presented: presented, time: time))
+                    }
+                }
+            }
         }
         return result
     }
