@@ -103,9 +103,15 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
     /// The material of a batch of `items` (indices into `all`): the join of theirs.
     package init<Indices: Sequence<Int>>(of items: Indices, in all: [DrawItem]) {
         var material: Material?
-        for index in items {
-            let own = Material(all[index])
-            material = material.map { $0.joined(with: own) } ?? own
+        // Read where they lie: `all[index]` as an argument copies the item out (384 bytes, and retains
+        // its references) for every draw of every frame.
+        all.withUnsafeBufferPointer { all in
+            let base = all.baseAddress!
+            for index in items {
+                let item = base + index
+                let own = item.pointee.stencilCommand == nil ? Material(item.pointee.instance) : .general
+                material = material.map { $0.joined(with: own) } ?? own
+            }
         }
         self = material ?? Material(paint: [], coverage: .none)
     }

@@ -41,6 +41,8 @@ package struct OcclusionCuller {
                     hidden[index] = true
                     continue
                 }
+                // Most items paint translucently: that is asked of the item where it lies first.
+                guard items[index].instance.color.w >= 1 else { continue }
                 if let rect = Self.occluderRect(of: items[index], targetWidth: targetWidth, targetHeight: targetHeight),
                    rect.width * rect.height >= minimumOccluderArea {
                     grid.insert(rect)
