@@ -113,11 +113,15 @@ extension RenderGraphBuilder {
         if !node.isDoubleSided && determinant < 0 { return true }
         let localToClip = Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip))
         let mapFlags: LayerInstance.Flags = Self.isSimilarity(homography) ? [.similarityMap] : []
-        for draw in draws {
-            items.append(DrawItem(
-                instance: LayerInstance(localToClip: localToClip, quad: Self.vector(draw.quad), uv: draw.uv, color: draw.unitColor * opacity,
-                                        shape: Self.vector(draw.shape), shapeRadii: draw.shapeRadii, flags: draw.flags.union(mapFlags)),
-                texture: draw.texture, layer: node.id))
+        // Read where they lie: iterating copied each draw out (and retained its texture) first.
+        draws.withUnsafeBufferPointer { draws in
+            for draw in draws.indices.lazy.map({ draws.baseAddress! + $0 }) {
+                items.append(DrawItem(
+                    instance: LayerInstance(localToClip: localToClip, quad: Self.vector(draw.pointee.quad), uv: draw.pointee.uv,
+                                            color: draw.pointee.unitColor * opacity, shape: Self.vector(draw.pointee.shape),
+                                            shapeRadii: draw.pointee.shapeRadii, flags: draw.pointee.flags.union(mapFlags)),
+                    texture: draw.pointee.texture, layer: node.id))
+            }
         }
         return true
     }
