@@ -98,6 +98,10 @@ package struct RenderGraphBuilder {
         /// Whether a layer drew a shadow blurred for another layer (a surface of another subtree: such a
         /// frame is not retained, `RetainedFrame`).
         package var sharedEffectSurfaces = false
+        /// Whether the frame drew something a patch of it would miss (the five above): it is not retained.
+        package var drewWhatPatchesMiss: Bool {
+            drewTiledContents || drewRenderingContext3D || drewBackdrop || sharedEffectSurfaces || emitting
+        }
         /// What the frame asked of the rasterization cache (a frame patched from it asks the same again,
         /// `RetainedFrame`).
         package var cacheUses = RasterizationCache.Uses()

@@ -281,7 +281,9 @@ package struct FrameProducer: Sendable {
             let patchable = built.rasterization.rendered.isEmpty && built.rasterization.uncached.isEmpty
                 && state.cacheUses.unsettledGroups == 0 && built.passes.last.map { if case .frame = $0.target { true } else { false } } == true
                 && mayPatch(animated: tree.animatedLayers, drawsLastFrame: builtDraws)
-            let retainable = records && patchable
+            // Known before compiling: a frame kept for patching shares the builder's draws with the compiled
+            // ones, and the compiler's first edit of them then copies them all (38 MB for `particles`).
+            let retainable = records && patchable && !state.drewWhatPatchesMiss
             let builderPasses = retainable ? built.passes : []
             let rendered = built.rasterization.rendered
             var index: CompileIndex?
@@ -305,9 +307,7 @@ package struct FrameProducer: Sendable {
         }
         // Tiles fade in by the frame time (and are remembered only while drawn), and a 3D context's
         // planes are sorted and split together: patching layer by layer would miss both.
-        if state.drewTiledContents || state.drewRenderingContext3D || state.drewBackdrop || state.sharedEffectSurfaces || state.emitting {
-            retained = nil
-        }
+        if state.drewWhatPatchesMiss { retained = nil }
         let compileEnd = StageClock.now()
         graph.statistics.cpuTime.commitApply = StageClock.seconds(commitApplyNanoseconds)
         graph.statistics.commitsApplied = commitsApplied
