@@ -29,6 +29,14 @@ package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
         customKernel = item.customKernel
     }
 
+    /// The key of the draw at `item` drawn in `phase`, read where it lies (passing a draw whole copies
+    /// it out: 384 bytes and its references).
+    package init(at item: UnsafePointer<DrawItem>, depth phase: DepthPhase = .none) {
+        self.init(texture: item.pointee.texture, blend: item.pointee.blend, depth: phase, stencilCommand: item.pointee.stencilCommand,
+                  stencilReference: item.pointee.stencilReference)
+        customKernel = item.pointee.customKernel
+    }
+
     package var description: String {
         var text: String
         switch texture?.source {

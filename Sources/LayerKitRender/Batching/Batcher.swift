@@ -46,6 +46,16 @@ package struct Batcher {
     /// without a depth test.
     package func plan(_ items: [DrawItem], footprints: [PixelRect], phases: [DepthPhase]? = nil) -> (order: [Int], batches: [DrawBatch]) {
         precondition(footprints.count == items.count && (phases?.count ?? items.count) == items.count, "one footprint and phase per item")
+        // Keys are made from the draws where they lie (`BatchKey(at:depth:)`).
+        return items.withUnsafeBufferPointer { draws in
+            guard let draws = draws.baseAddress else { return ([], []) }
+            return plan(items, at: draws, footprints: footprints, phases: phases)
+        }
+    }
+
+    /// `plan(_:footprints:phases:)` of `items`, which lie at `draws`.
+    private func plan(_ items: [DrawItem], at draws: UnsafePointer<DrawItem>, footprints: [PixelRect],
+                      phases: [DepthPhase]?) -> (order: [Int], batches: [DrawBatch]) {
         var building: [Building] = []
         building.reserveCapacity(merge ? 16 : items.count)
 
@@ -55,7 +65,7 @@ package struct Batcher {
             // Neighbours mostly share a key: compared with the last one's, most items hash nothing.
             var last: (key: BatchKey, batch: Int)?
             for index in items.indices.reversed() where phases[index] == .opaque {
-                let key = BatchKey(items[index], depth: .opaque)
+                let key = BatchKey(at: draws + index, depth: .opaque)
                 if merge, let last, last.key == key {
                     building[last.batch].items.append(index)
                 } else if merge, let existing = batchOfKey[key] {
@@ -72,7 +82,7 @@ package struct Batcher {
         // the last stencil clip command (`wall`).
         var wall = building.count
         for index in items.indices where phases?[index] != .opaque {
-            let key = BatchKey(items[index], depth: phases?[index] ?? .none)
+            let key = BatchKey(at: draws + index, depth: phases?[index] ?? .none)
             let footprint = footprints[index]
             if key.stencilCommand != nil {
                 building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
