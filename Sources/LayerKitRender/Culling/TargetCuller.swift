@@ -13,7 +13,7 @@ package enum TargetCuller {
         // In place: iterating the array, or passing `items[index]`, copies every item out (384 bytes, and
         // retains its texture and gradient).
         items.withUnsafeBufferPointer { items in
-            items.indices.map { OffscreenDecision.footprint(of: items[$0], targetWidth: targetWidth, targetHeight: targetHeight) }
+            items.indices.map { OffscreenDecision.footprint(of: items[$0].instance, targetWidth: targetWidth, targetHeight: targetHeight) }
         }
     }
 }

@@ -15,8 +15,13 @@ package enum OffscreenDecision {
     /// `clippedToTarget` is false; nil when it touches none. An item whose projection crosses the w = 0
     /// plane (perspective behind the eye) is taken to cover the whole target.
     package static func footprint(of item: DrawItem, targetWidth: Int, targetHeight: Int, clippedToTarget: Bool = true) -> PixelRect? {
+        footprint(of: item.instance, targetWidth: targetWidth, targetHeight: targetHeight, clippedToTarget: clippedToTarget)
+    }
+
+    /// `footprint(of:targetWidth:targetHeight:clippedToTarget:)` of a draw's instance, which is all it
+    /// reads: a loop over draws passes each one's instance from where the draw lies.
+    package static func footprint(of instance: LayerInstance, targetWidth: Int, targetHeight: Int, clippedToTarget: Bool = true) -> PixelRect? {
         let target = PixelRect(x: 0, y: 0, width: targetWidth, height: targetHeight)
-        let instance = item.instance
         // The covered region in layer space: the shape, within the drawn quad (or piece).
         // A blurred shadow covers its whole quad (the shape grown by the blur).
         let quad = instance.drawnBounds, shape = instance.flags.contains(.shadow) ? quad : instance.shape
