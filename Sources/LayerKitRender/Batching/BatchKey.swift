@@ -24,9 +24,7 @@ package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The key of `item` drawn in `phase`.
     package init(_ item: DrawItem, depth phase: DepthPhase = .none) {
-        self.init(texture: item.texture, blend: item.blend, depth: phase, stencilCommand: item.stencilCommand,
-                  stencilReference: item.stencilReference)
-        customKernel = item.customKernel
+        self = withUnsafePointer(to: item) { BatchKey(at: $0, depth: phase) }
     }
 
     /// The key of the draw at `item` drawn in `phase`, read where it lies (passing a draw whole copies

@@ -106,10 +106,10 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
         // Read where they lie: `all[index]` as an argument copies the item out (384 bytes, and retains
         // its references) for every draw of every frame.
         all.withUnsafeBufferPointer { all in
-            let base = all.baseAddress!
+            guard let base = all.baseAddress else { return }
             for index in items {
                 let item = base + index
-                let own = item.pointee.stencilCommand == nil ? Material(item.pointee.instance) : .general
+                let own = item.pointee.stencilCommand == nil ? Material(item.pointee.instance) : .general  // as `init(_:)`
                 material = material.map { $0.joined(with: own) } ?? own
             }
         }

@@ -115,7 +115,8 @@ extension RenderGraphBuilder {
         let mapFlags: LayerInstance.Flags = Self.isSimilarity(homography) ? [.similarityMap] : []
         // Read where they lie: iterating copied each draw out (and retained its texture) first.
         draws.withUnsafeBufferPointer { draws in
-            for draw in draws.indices.lazy.map({ draws.baseAddress! + $0 }) {
+            guard let first = draws.baseAddress else { return }
+            for draw in draws.indices.lazy.map({ first + $0 }) {
                 items.append(DrawItem(
                     instance: LayerInstance(localToClip: localToClip, quad: Self.vector(draw.pointee.quad), uv: draw.pointee.uv,
                                             color: draw.pointee.unitColor * opacity, shape: Self.vector(draw.pointee.shape),
