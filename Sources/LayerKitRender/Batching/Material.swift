@@ -97,19 +97,22 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
     /// The material `item` needs: its instance's, or the whole shader for a stencil clip shape (its
     /// pipeline discards outside the shape).
     package init(_ item: DrawItem) {
-        self = item.stencilCommand == nil ? Material(item.instance) : .general
+        self = withUnsafePointer(to: item) { Material(at: $0) }
+    }
+
+    /// `init(_:)` of the draw at `item`, read where it lies: a draw passed whole is copied out (384
+    /// bytes, and its references retained), for every draw of a batch.
+    package init(at item: UnsafePointer<DrawItem>) {
+        self = item.pointee.stencilCommand == nil ? Material(item.pointee.instance) : .general
     }
 
     /// The material of a batch of `items` (indices into `all`): the join of theirs.
     package init<Indices: Sequence<Int>>(of items: Indices, in all: [DrawItem]) {
         var material: Material?
-        // Read where they lie: `all[index]` as an argument copies the item out (384 bytes, and retains
-        // its references) for every draw of every frame.
         all.withUnsafeBufferPointer { all in
-            guard let base = all.baseAddress else { return }
+            guard let first = all.baseAddress else { return }
             for index in items {
-                let item = base + index
-                let own = item.pointee.stencilCommand == nil ? Material(item.pointee.instance) : .general  // as `init(_:)`
+                let own = Material(at: first + index)
                 material = material.map { $0.joined(with: own) } ?? own
             }
         }

@@ -41,9 +41,7 @@ package struct OcclusionCuller {
                     hidden[index] = true
                     continue
                 }
-                // Most items paint translucently: that is asked of the item where it lies first.
-                guard items[index].instance.color.w >= 1 else { continue }
-                if let rect = Self.occluderRect(of: items[index], targetWidth: targetWidth, targetHeight: targetHeight),
+                if let rect = Self.occluderRect(at: items.baseAddress! + index, targetWidth: targetWidth, targetHeight: targetHeight),
                    rect.width * rect.height >= minimumOccluderArea {
                     grid.insert(rect)
                 }
@@ -56,9 +54,15 @@ package struct OcclusionCuller {
 
     /// The target pixels `item` certainly paints with full opacity, or nil (see the type's contract).
     package static func occluderRect(of item: DrawItem, targetWidth: Int, targetHeight: Int) -> PixelRect? {
-        guard isOpaque(item), let layerToPixels = AxisAlignedMap(item.instance, targetWidth: targetWidth, targetHeight: targetHeight)
+        withUnsafePointer(to: item) { occluderRect(at: $0, targetWidth: targetWidth, targetHeight: targetHeight) }
+    }
+
+    /// `occluderRect(of:targetWidth:targetHeight:)` of the draw at `item`, read where it lies: a draw
+    /// passed whole is copied out (384 bytes, and its references retained), for every draw of a pass.
+    package static func occluderRect(at item: UnsafePointer<DrawItem>, targetWidth: Int, targetHeight: Int) -> PixelRect? {
+        guard isOpaque(at: item), let layerToPixels = AxisAlignedMap(item.pointee.instance, targetWidth: targetWidth, targetHeight: targetHeight)
         else { return nil }
-        let instance = item.instance
+        let instance = item.pointee.instance
         let flags = instance.flags
         // Split pieces of 3D-context planes cover only part of their quad.
         guard flags.isDisjoint(with: [.border, .pieceCorners]) else { return nil }
@@ -91,16 +95,21 @@ package struct OcclusionCuller {
     /// Whether every pixel `item` covers fully it paints at alpha 1, replacing what was there: a
     /// source-over fill at alpha 1, a gradient whose stops are all opaque at opacity 1, or an opaque image sampled nearest or linear at opacity 1.
     package static func isOpaque(_ item: DrawItem) -> Bool {
-        let flags = item.instance.flags
+        withUnsafePointer(to: item) { isOpaque(at: $0) }
+    }
+
+    /// `isOpaque(_:)` of the draw at `item`, read where it lies.
+    package static func isOpaque(at item: UnsafePointer<DrawItem>) -> Bool {
+        let flags = item.pointee.instance.flags
         // Inside a stencil clip an item paints only part of its shape.
-        guard item.blend == .sourceOver, item.instance.color.w >= 1, item.stencilLevel == 0, item.stencilCommand == nil,
-              flags.isDisjoint(with: [.countFragments, .overdrawHeatMap]) else { return false }
-        if flags.contains(.gradient) { return item.gradient?.isOpaque ?? false }
+        guard item.pointee.blend == .sourceOver, item.pointee.instance.color.w >= 1, item.pointee.stencilLevel == 0,
+              item.pointee.stencilCommand == nil, flags.isDisjoint(with: [.countFragments, .overdrawHeatMap]) else { return false }
+        if flags.contains(.gradient) { return item.pointee.gradient?.isOpaque ?? false }
         // A blurred shadow fades out; a filtered surface may hold anything.
-        if flags.contains(.shadow) && item.instance.shadowSigma > 0 { return false }
+        if flags.contains(.shadow) && item.pointee.instance.shadowSigma > 0 { return false }
         if !flags.isDisjoint(with: [.filterKernel, .colorMatrix]) { return false }
         guard flags.contains(.textured) else { return true }
-        guard let texture = item.texture, texture.minification != .trilinear, texture.magnification != .trilinear else { return false }
+        guard let texture = item.pointee.texture, texture.minification != .trilinear, texture.magnification != .trilinear else { return false }
         switch texture.source {
         case let .image(image): return image.isOpaque
         case let .imageTile(image, _): return image.isOpaque

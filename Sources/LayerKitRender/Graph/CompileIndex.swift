@@ -34,14 +34,21 @@ package struct CompileIndex: Sendable {
         targetHeight = pass.target.height
         minimumOccluderArea = occlusion.minimumOccluderArea
         compiledIndex = Array(0..<Int32(pass.items.count))
-        for (index, item) in pass.items.enumerated() {
-            if let rect = occluderRect(of: item) { occluders.append((index, rect)) }
+        // Read where they lie: enumerating copied each draw out (and retained its references).
+        pass.items.withUnsafeBufferPointer { items in
+            for index in items.indices {
+                if let rect = occluderRect(at: items.baseAddress! + index) { occluders.append((index, rect)) }
+            }
         }
     }
 
     /// The rect `item` occludes with, when the culler would use it.
     func occluderRect(of item: DrawItem) -> PixelRect? {
-        guard let rect = OcclusionCuller.occluderRect(of: item, targetWidth: targetWidth, targetHeight: targetHeight),
+        withUnsafePointer(to: item) { occluderRect(at: $0) }
+    }
+
+    private func occluderRect(at item: UnsafePointer<DrawItem>) -> PixelRect? {
+        guard let rect = OcclusionCuller.occluderRect(at: item, targetWidth: targetWidth, targetHeight: targetHeight),
               rect.width * rect.height >= minimumOccluderArea else { return nil }
         return rect
     }

@@ -185,7 +185,7 @@ package final class RenderNode: @unchecked Sendable {
         for offset in stride(from: 0, to: prefetchedBytes, by: 64) { lk_prefetch(start + offset) }
     }
 
-    /// How much of a node `prefetch()` fetches: at least its whole instance (a test checks it).
+    /// How much of a node `prefetch(_:)` fetches: at least its whole instance (a test checks it).
     static let prefetchedBytes = 1216
 
     private static func properties(writtenBy records: [AnimationRecord]) -> UInt64? {
