@@ -48,7 +48,7 @@ final class AtlasAllocatorTests: XCTestCase {
 
     func testRandomAllocationsAndFreesNeverOverlap() {
         var allocator = AtlasAllocator(width: 512, height: 512)
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         var live: [AtlasAllocator.Allocation] = []
         for step in 0..<2000 {
             if live.isEmpty || generator.next() % 3 != 0 {
@@ -149,18 +149,5 @@ struct PixelItems {
                       SIMD4<Float>(-1, -1, 0, 1))
         let instance = LayerInstance(localToClip: toClip, quad: rect, color: color, shape: rect, flags: texture == nil ? [] : [.textured])
         return DrawItem(instance: instance, texture: texture)
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

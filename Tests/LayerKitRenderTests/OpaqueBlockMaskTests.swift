@@ -77,4 +77,89 @@ final class OpaqueBlockMaskTests: XCTestCase {
         XCTAssertEqual(exposure?.low, SIMD2(0, 0))
         XCTAssertEqual(exposure?.high, SIMD2(1, 1))
     }
+
+    /// The exposure worked out from the two ends of each row's run of unmarked blocks is the one every
+    /// unmarked block gives: random rotated tiles filled into a mask, then random shapes asked, against
+    /// every unmarked block's centres worked out on their own (its rect's four corners in the shape's
+    /// parameters), and every pixel centre of the shape in an unmarked block lies within the range.
+    func testExposureIsTheRangeOverEveryUnmarkedBlockTheShapeMeets() {
+        var random = SplitMix64(seed: 11)
+        func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        func tile(size: Double) -> PixelParallelogram {
+            let angle = unit() * 2 * .pi, scale = size * (0.5 + unit())
+            let edgeX = SIMD2(cos(angle), sin(angle)) * scale, edgeY = SIMD2(-sin(angle), cos(angle)) * scale * (0.6 + 0.8 * unit())
+            return PixelParallelogram(corner: SIMD2(unit() * 200 - 20, unit() * 140 - 20), edgeX: edgeX, edgeY: edgeY)
+        }
+        var mask = OpaqueBlockMask(width: 160, height: 100)
+        var checked = 0, partlyExposed = 0
+        for _ in 0..<300 {
+            let shape = tile(size: 30)
+            let exposure = mask.exposure(of: shape)
+            let (a, b) = shape.inverseRows
+            func parameters(_ p: SIMD2<Double>) -> SIMD2<Double> {
+                let offset = p - shape.corner
+                return SIMD2((a * offset).sum(), (b * offset).sum())
+            }
+            var low = SIMD2<Double>(repeating: .infinity), high = SIMD2<Double>(repeating: -.infinity)
+            var centresShown = 0
+            var inReach = false, markedInReach = false
+            for row in 0..<mask.rows {
+                for column in 0..<mask.columns {
+                    // The block's pixel centres within the target that may lie in the shape's bounds.
+                    let bounds = shape.bounds
+                    let xs = (4 * column..<min(4 * column + 4, mask.width)).filter {
+                        Double($0) + 0.5 >= bounds.minX - mask.margin && Double($0) + 0.5 <= bounds.maxX + mask.margin }
+                    let ys = (4 * row..<min(4 * row + 4, mask.height)).filter {
+                        Double($0) + 0.5 >= bounds.minY - mask.margin && Double($0) + 0.5 <= bounds.maxY + mask.margin }
+                    guard let x0 = xs.first, let x1 = xs.last, let y0 = ys.first, let y1 = ys.last else { continue }
+                    inReach = true
+                    if mask.isMarked(column: column, row: row) {
+                        markedInReach = true
+                        continue
+                    }
+                    let m = mask.margin
+                    let corners = [SIMD2(Double(x0) + 0.5 - m, Double(y0) + 0.5 - m), SIMD2(Double(x1) + 0.5 + m, Double(y0) + 0.5 - m),
+                                   SIMD2(Double(x0) + 0.5 - m, Double(y1) + 0.5 + m), SIMD2(Double(x1) + 0.5 + m, Double(y1) + 0.5 + m)].map(parameters)
+                    let blockLow = corners.dropFirst().reduce(corners[0], pointwiseMin)
+                    let blockHigh = corners.dropFirst().reduce(corners[0], pointwiseMax)
+                    guard blockHigh.x >= 0, blockLow.x <= 1, blockHigh.y >= 0, blockLow.y <= 1 else { continue }
+                    low = pointwiseMin(low, pointwiseMax(blockLow, .zero))
+                    high = pointwiseMax(high, pointwiseMin(blockHigh, SIMD2(repeating: 1)))
+                    for x in xs {
+                        for y in ys {
+                            let p = parameters(SIMD2(Double(x) + 0.5, Double(y) + 0.5))
+                            guard p.x >= 0, p.x <= 1, p.y >= 0, p.y <= 1 else { continue }
+                            centresShown += 1
+                            XCTAssert(exposure.map { p.x >= $0.low.x && p.x <= $0.high.x && p.y >= $0.low.y && p.y <= $0.high.y } ?? false,
+                                      "a centre in an unmarked block lies outside the exposure")
+                        }
+                    }
+                }
+            }
+            if !inReach {
+                // No pixel centre of the target near it.
+                XCTAssertNil(exposure)
+            } else if !markedInReach {
+                // Nothing near hides any of it: exposed whole, without looking at blocks.
+                XCTAssertEqual(exposure?.low, .zero)
+                XCTAssertEqual(exposure?.high, SIMD2(repeating: 1))
+            } else if low.x > high.x || low.y > high.y {
+                XCTAssertNil(exposure)
+                XCTAssertEqual(centresShown, 0)
+            } else if let exposure {
+                for (found, expected) in [(exposure.low, low), (exposure.high, high)] {
+                    XCTAssertEqual(found.x, expected.x, accuracy: 1e-12)
+                    XCTAssertEqual(found.y, expected.y, accuracy: 1e-12)
+                }
+                if exposure.low != .zero || exposure.high != SIMD2(repeating: 1) { partlyExposed += 1 }
+                checked += 1
+            } else {
+                XCTFail("no exposure where unmarked blocks meet the shape (\(centresShown) centres)")
+            }
+            mask.fill(shape)
+        }
+        // The draws pile up: many shapes are asked about a mask with marked blocks in reach.
+        XCTAssertGreaterThan(checked, 80)
+        XCTAssertGreaterThan(partlyExposed, 60)
+    }
 }
