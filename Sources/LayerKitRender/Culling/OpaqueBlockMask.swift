@@ -132,11 +132,13 @@ package struct OpaqueBlockMask: Sendable {
     }
 
     private mutating func setBits(row: Int, from first: Int, through last: Int) {
-        for (word, bits) in WordRanges(first, last) { words[row * wordsPerRow + word] |= bits }
+        let blocks = RowBlocks(first, last)
+        for word in blocks.words { words[row * wordsPerRow + word] |= blocks.bits(ofWord: word) }
     }
 
     private func anyBits(row: Int, from first: Int, through last: Int) -> Bool {
-        WordRanges(first, last).contains { word, bits in words[row * wordsPerRow + word] & bits != 0 }
+        let blocks = RowBlocks(first, last)
+        return blocks.words.contains { word in words[row * wordsPerRow + word] & blocks.bits(ofWord: word) != 0 }
     }
 
     /// The first unmarked block of `first...last` in `row`, counting up from `first` (or down from `last`),
@@ -144,15 +146,10 @@ package struct OpaqueBlockMask: Sendable {
     private func firstUnmarked<Value>(row: Int, from first: Int, through last: Int, ascending: Bool,
                                       _ value: (Int) -> Value?) -> (column: Int, value: Value)? {
         guard first <= last else { return nil }
-        let rowStart = row * wordsPerRow
-        let (firstWord, lastWord) = (first >> 6, last >> 6)
-        for step in 0...(lastWord - firstWord) {
-            let word = ascending ? firstWord + step : lastWord - step
-            // The row's blocks in this word that lie in first...last.
-            var bits = UInt64.max
-            if word == firstWord { bits &= .max << UInt64(first & 63) }
-            if word == lastWord { bits &= .max >> UInt64(63 - last & 63) }
-            var unmarked = ~words[rowStart + word] & bits
+        let blocks = RowBlocks(first, last), rowStart = row * wordsPerRow
+        for step in 0..<blocks.words.count {
+            let word = ascending ? blocks.words.lowerBound + step : blocks.words.upperBound - step
+            var unmarked = ~words[rowStart + word] & blocks.bits(ofWord: word)
             while unmarked != 0 {
                 let bit = ascending ? unmarked.trailingZeroBitCount : 63 - unmarked.leadingZeroBitCount
                 let column = word << 6 + bit
@@ -163,23 +160,25 @@ package struct OpaqueBlockMask: Sendable {
         return nil
     }
 
-    /// Blocks `first...last` of a row as the words of the row that hold them (index within the row) and
-    /// their bits in each.
-    private struct WordRanges: Sequence, IteratorProtocol {
-        var column: Int
+    /// Blocks `first...last` of a row (first ≤ last): the words of the row that hold them (indices within
+    /// the row), and their bits in each.
+    private struct RowBlocks {
+        let first: Int
         let last: Int
 
         init(_ first: Int, _ last: Int) {
-            column = first
+            self.first = first
             self.last = last
         }
 
-        mutating func next() -> (word: Int, bits: UInt64)? {
-            guard column <= last else { return nil }
-            let word = column >> 6, bit = column & 63
-            let count = Swift.min(64 - bit, last - column + 1)
-            column += count
-            return (word, count == 64 ? .max : ((1 << UInt64(count)) - 1) << UInt64(bit))
+        var words: ClosedRange<Int> { first >> 6 ... last >> 6 }
+
+        /// The bits of `word` that stand for blocks within `first...last`.
+        func bits(ofWord word: Int) -> UInt64 {
+            var bits = UInt64.max
+            if word == first >> 6 { bits &= .max << UInt64(first & 63) }
+            if word == last >> 6 { bits &= .max >> UInt64(63 - last & 63) }
+            return bits
         }
     }
 }
