@@ -85,10 +85,16 @@ package struct FrameProducer: Sendable {
         self.builder = builder
         self.builder.maxSurfaceSize = min(builder.maxSurfaceSize, capabilities.maxSurfaceSize)
         compiler.options = debugOptions
+        compiler.maxTextureSize = min(capabilities.maxTextureSize, self.builder.maxSurfaceSize)
+        adoptSwitches(of: capabilities)
+    }
+
+    /// Sets the compiler's backend-dependent switches from `capabilities`: depth and stencil, the atlas
+    /// (a new one, empty), and the trimmer. The texture limit is the caller's (it only ever lowers).
+    private mutating func adoptSwitches(of capabilities: BackendCapabilities) {
         compiler.depthTesting = capabilities.frameDepth
         compiler.stencilClipping = capabilities.frameStencil
         compiler.surfaceStencilClipping = capabilities.surfaceStencil
-        compiler.maxTextureSize = min(capabilities.maxTextureSize, self.builder.maxSurfaceSize)
         compiler.atlas = capabilities.imageAtlas ? ImageAtlas() : nil
         compiler.trimmer = capabilities.rasterizerPaysForHiddenFragments ? OcclusionTrimmer() : nil
     }
@@ -130,13 +136,9 @@ package struct FrameProducer: Sendable {
     /// other ones than the last target's).
     package mutating func deviceReplaced(capabilities: BackendCapabilities) {
         builder.rasterizationCache.removeAll()
-        compiler.depthTesting = capabilities.frameDepth
-        compiler.stencilClipping = capabilities.frameStencil
-        compiler.surfaceStencilClipping = capabilities.surfaceStencil
         retained = nil
         compiler.maxTextureSize = min(compiler.maxTextureSize, capabilities.maxTextureSize)
-        compiler.atlas = capabilities.imageAtlas ? ImageAtlas() : nil
-        compiler.trimmer = capabilities.rasterizerPaysForHiddenFragments ? OcclusionTrimmer() : nil
+        adoptSwitches(of: capabilities)
         hasPendingChanges = true
     }
 
