@@ -65,6 +65,13 @@ package final class ManualClock: FrameClock, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Ticks released that no frame has taken yet.
+    package var queuedTicks: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return queued.count
+    }
+
     package func waitForNextFrame() -> Double? {
         condition.lock()
         defer { condition.unlock() }
