@@ -1,3 +1,4 @@
+import CPrefetch
 import LayerKit
 
 /// How a texture is filtered when sampled: Core Animation's `minificationFilter`/`magnificationFilter`
@@ -160,5 +161,14 @@ package struct DrawItem: Equatable, Sendable {
         self.blend = blend
         self.layer = layer
         self.gradient = gradient
+    }
+}
+
+extension DrawItem {
+    /// Asks the CPU to fetch the draw at `index` of `items` ahead of its use: a patch reads and writes a
+    /// few scattered draws of a long list, each far from the last (`RenderGraphBuilder.patch`).
+    static func prefetch(_ items: UnsafeBufferPointer<DrawItem>, at index: Int) {
+        let start = UnsafeRawPointer(items.baseAddress! + index)
+        for offset in stride(from: 0, to: MemoryLayout<DrawItem>.size, by: 64) { lk_prefetch(start + offset) }
     }
 }

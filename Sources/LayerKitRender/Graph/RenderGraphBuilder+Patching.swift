@@ -62,19 +62,31 @@ extension RenderGraphBuilder {
         guard Self.patchMayTake(dirty: dirty.count, animated: animated.count, draws: frame.drawCount) else { return nil }
         frame.patchSerial &+= 1
         let serial = frame.patchSerial
-        // Patch roots, with where their draws start (sorting on a copy of the key, not the record).
-        var roots: [(start: Int, node: RenderNode)] = []
+        // The changed layers' nodes, looked up first and read a few places behind, each fetched ahead
+        // (`RenderNode.prefetch`): in a big tree the nodes lie scattered far beyond the caches, and reading
+        // each record as it was looked up waited on memory once per changed layer.
+        var changed: [RenderNode] = []
+        changed.reserveCapacity(dirty.count + animated.count)
         for layers in [dirty, animated] {
             for layer in layers {
-                guard var node = tree[layer], node.retained.generation == generation else { continue }
-                while !node.retained.patchable {
-                    guard let up = node.retained.parent, up.retained.generation == generation else { return nil }
-                    node = up
-                }
-                if node.retained.patchSerial != serial {
-                    node.retained.patchSerial = serial
-                    roots.append((node.retained.items.lowerBound, node))
-                }
+                if let node = tree[layer] { changed.append(node) }
+            }
+        }
+        // Patch roots, with where their draws start (sorting on a copy of the key, not the record).
+        var roots: [(start: Int, node: RenderNode)] = []
+        for position in changed.indices {
+            if position + Self.patchFetchDistance < changed.count {
+                RenderNode.prefetch(.passUnretained(changed[position + Self.patchFetchDistance]))
+            }
+            var node = changed[position]
+            guard node.retained.generation == generation else { continue }
+            while !node.retained.patchable {
+                guard let up = node.retained.parent, up.retained.generation == generation else { return nil }
+                node = up
+            }
+            if node.retained.patchSerial != serial {
+                node.retained.patchSerial = serial
+                roots.append((node.retained.items.lowerBound, node))
             }
         }
         if roots.count > 1 {
@@ -99,7 +111,14 @@ extension RenderGraphBuilder {
         context.groupsResolveByDepth = resolvesGroupsByDepth
         // Where packed surfaces went, for draws that sample them (looked up once, when a root has surfaces).
         var placements: [SurfaceID: SurfacePacker.Placement]?
-        for (start, node) in roots {
+        for (position, (start, node)) in roots.enumerated() {
+            // The root a few places ahead, its presentation copy and its old draws are fetched meanwhile.
+            if position + Self.patchFetchDistance < roots.count {
+                let ahead = roots[position + Self.patchFetchDistance]
+                Unmanaged.passUnretained(ahead.node)._withUnsafeGuaranteedRef { $0.prefetchPresentationCopy() }
+                RenderNode.prefetch(.passUnretained(ahead.node))
+                if ahead.start < frame.items.count { frame.items.withUnsafeBufferPointer { DrawItem.prefetch($0, at: ahead.start) } }
+            }
             let record = node.retained
             let (presentedNode, localTime) = presented(node, parentTime: localTime(of: record.parent, time: time), context: &context)
             guard presentedNode.zPosition == record.zPosition else { return nil }
@@ -161,6 +180,10 @@ extension RenderGraphBuilder {
         patch.layersVisited = context.layersVisited
         return patch
     }
+
+    /// How many places ahead a patch fetches the nodes and draws it will read (here and in
+    /// `DrawListCompiler.patch`), so that several fetches are under way while one is used.
+    static let patchFetchDistance = 8
 
     /// The local time of `node` at absolute time `time`: its ancestors' timings applied from the root
     /// down (`time` itself for nil, the root's superlayer).
