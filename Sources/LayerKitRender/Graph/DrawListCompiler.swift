@@ -249,8 +249,7 @@ package struct DrawListCompiler: Sendable {
             }
             if phases != nil {
                 pass.depthOrdered = true
-                let n = pass.items.count
-                for i in pass.items.indices { pass.items[i].instance.depth = Float(n - i) / Float(n + 1) }
+                for i in pass.items.indices { pass.items[i].instance.depth = Self.depth(ofDrawAt: i, among: pass.items.count) }
                 if Self.drawGroupsFrontToBack(&pass.items, footprints: &footprints, phases: &phases!) {
                     compileIndex = nil  // builder indices no longer line up
                 }
@@ -364,6 +363,13 @@ package struct DrawListCompiler: Sendable {
         guard isDepthOpaque(item), item.texture == nil, !item.instance.flags.contains(.gradient),
               let rect = OcclusionCuller.occluderRect(of: item, targetWidth: width, targetHeight: height) else { return false }
         return rect == PixelRect(x: 0, y: 0, width: width, height: height)
+    }
+
+    /// The depth of draw `index` of `count` in a depth-ordered pass: (n − i)/(n + 1), so later draws are
+    /// nearer, all strictly inside 0…1, and 32-bit floats near 1 no finer apart than a 24-bit depth
+    /// buffer resolves (for fewer than 2²⁴ draws).
+    static func depth(ofDrawAt index: Int, among count: Int) -> Float {
+        Float(count - index) / Float(count + 1)
     }
 
     package static func isDepthOpaque(_ item: DrawItem) -> Bool {
