@@ -171,4 +171,10 @@ extension DrawItem {
         let start = UnsafeRawPointer(items.baseAddress! + index)
         for offset in stride(from: 0, to: MemoryLayout<DrawItem>.size, by: 64) { lk_prefetch(start + offset) }
     }
+
+    /// Asks the CPU to fetch the draw at `index` of `items` for writing, ahead of overwriting it.
+    static func prefetchForWrite(_ items: UnsafeMutableBufferPointer<DrawItem>, at index: Int) {
+        let start = UnsafeMutableRawPointer(items.baseAddress! + index)
+        for offset in stride(from: 0, to: MemoryLayout<DrawItem>.size, by: 64) { lk_prefetch_for_write(start + offset) }
+    }
 }

@@ -27,7 +27,13 @@ extension DrawListCompiler {
         guard let framePass = index.compiledPass.last ?? nil, framePass == graph.passes.count - 1, options.isEmpty else { return nil }
         var rewritten: [DrawListRevision.ChangedDraw] = []
         rewritten.reserveCapacity(replaced.count)
-        for (builderIndex, old) in replaced {
+        for (position, (builderIndex, old)) in replaced.enumerated() {
+            // The compiled draw a few replacements ahead, to be overwritten, is fetched meanwhile: the
+            // replaced draws lie scattered over a long compiled list.
+            if position + RenderGraphBuilder.patchFetchDistance < replaced.count {
+                let ahead = Int(index.compiledIndex[replaced[position + RenderGraphBuilder.patchFetchDistance].index])
+                if ahead >= 0 { graph.passes[framePass].items.withUnsafeMutableBufferPointer { DrawItem.prefetchForWrite($0, at: ahead) } }
+            }
             let new = items[builderIndex]
             let compiledIndex = Int(index.compiledIndex[builderIndex])
             guard compiledIndex >= 0, !ImageTiling.needsTiling(new, maxTextureSize: maxTextureSize),
