@@ -62,9 +62,10 @@ extension RenderGraphBuilder {
         guard Self.patchMayTake(dirty: dirty.count, animated: animated.count, draws: frame.drawCount) else { return nil }
         frame.patchSerial &+= 1
         let serial = frame.patchSerial
-        // The changed layers' nodes, looked up first and read a few places behind, each fetched ahead
-        // (`RenderNode.prefetch`): in a big tree the nodes lie scattered far beyond the caches, and reading
-        // each record as it was looked up waited on memory once per changed layer.
+        // The changed layers' nodes, looked up first and their records read a few places behind, each node
+        // fetched ahead (`RenderNode.prefetch`): in a big tree the nodes lie scattered far beyond the caches,
+        // and reading each record as it was looked up waited on memory once per changed layer. (The lookup's
+        // retain still touches each node's first line, which the record does not share.)
         var changed: [RenderNode] = []
         changed.reserveCapacity(dirty.count + animated.count)
         for layers in [dirty, animated] {
