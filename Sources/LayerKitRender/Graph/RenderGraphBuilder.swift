@@ -307,7 +307,12 @@ package struct RenderGraphBuilder {
             strong.withMemoryRebound(to: Unmanaged<RenderNode>.self) { nodes in
                 for index in nodes.indices {
                     if index + 12 < nodes.count { RenderNode.prefetch(nodes[index + 12]) }
-                    if index + 6 < nodes.count { nodes[index + 6]._withUnsafeGuaranteedRef { $0.prefetchPresentationCopy() } }
+                    if index + 6 < nodes.count {
+                        nodes[index + 6]._withUnsafeGuaranteedRef { node in
+                            node.prefetchPresentationCopy()
+                            node.prefetchAnimations()
+                        }
+                    }
                     nodes[index]._withUnsafeGuaranteedRef { committed in
                         let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)
                         result.append(PresentedSublayer(committed: committed, presented: presented, time: time))

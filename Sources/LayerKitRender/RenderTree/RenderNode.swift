@@ -105,6 +105,9 @@ package final class RenderNode: @unchecked Sendable {
     @exclusivity(unchecked) package var animations: [AnimationRecord] = [] {
         didSet {
             packedAnimations = PackedAnimations(animations)
+            packedAnimationsBytes = packedAnimations.entries.withUnsafeBufferPointer { entries in
+                entries.baseAddress.map { (UnsafeRawPointer($0), entries.count * MemoryLayout<PackedAnimations.Entry>.stride) }
+            }
             animationWrites = Self.properties(writtenBy: animations)
             animationsOnlyPlace = animationWrites.map { $0 & ~RenderTree.placementKeyBits == 0 } ?? false
         }
@@ -114,6 +117,9 @@ package final class RenderNode: @unchecked Sendable {
     @exclusivity(unchecked) package private(set) var animationsOnlyPlace = true
     /// `animations` laid out for evaluating frames.
     @exclusivity(unchecked) package private(set) var packedAnimations = PackedAnimations([])
+    /// Where `packedAnimations`' entries lie, for fetching them ahead without retaining their buffer
+    /// (`prefetchAnimations`); nil without animations.
+    @exclusivity(unchecked) private var packedAnimationsBytes: (start: UnsafeRawPointer, count: Int)?
     /// The properties `animations` write, one bit per `LayerPropertyKey` raw value, when they are
     /// compiled throughout; nil when they may write more (`AnimationRecord.writtenProperties`).
     @exclusivity(unchecked) private var animationWrites: UInt64? = 0
@@ -180,6 +186,16 @@ package final class RenderNode: @unchecked Sendable {
     func prefetchPresentationCopy() {
         if let address = presentationScratchAddress { Self.prefetchNode(at: address) }
     }
+
+    /// Asks the CPU to fetch the packed animations' buffer (its header, which reading it retains, and its
+    /// entries) ahead of evaluating them: a separate object, as scattered as the nodes.
+    func prefetchAnimations() {
+        guard let (start, count) = packedAnimationsBytes else { return }
+        for offset in stride(from: -Self.arrayHeaderBytes, to: count, by: 64) { lk_prefetch(start + offset) }
+    }
+
+    /// How far before its first element an array's buffer object begins (its header and count).
+    private static let arrayHeaderBytes = 32
 
     private static func prefetchNode(at start: UnsafeRawPointer) {
         for offset in stride(from: 0, to: prefetchedBytes, by: 64) { lk_prefetch(start + offset) }
