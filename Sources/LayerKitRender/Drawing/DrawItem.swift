@@ -168,13 +168,11 @@ extension DrawItem {
     /// Asks the CPU to fetch the draw at `index` of `items` ahead of its use: a patch reads and writes a
     /// few scattered draws of a long list, each far from the last (`RenderGraphBuilder.patch`).
     static func prefetch(_ items: UnsafeBufferPointer<DrawItem>, at index: Int) {
-        let start = UnsafeRawPointer(items.baseAddress! + index)
-        for offset in stride(from: 0, to: MemoryLayout<DrawItem>.size, by: 64) { lk_prefetch(start + offset) }
+        lk_prefetch(items.baseAddress! + index, MemoryLayout<DrawItem>.size)
     }
 
     /// Asks the CPU to fetch the draw at `index` of `items` for writing, ahead of overwriting it.
     static func prefetchForWrite(_ items: UnsafeMutableBufferPointer<DrawItem>, at index: Int) {
-        let start = UnsafeMutableRawPointer(items.baseAddress! + index)
-        for offset in stride(from: 0, to: MemoryLayout<DrawItem>.size, by: 64) { lk_prefetch_for_write(start + offset) }
+        lk_prefetch_for_write(items.baseAddress! + index, MemoryLayout<DrawItem>.size)
     }
 }

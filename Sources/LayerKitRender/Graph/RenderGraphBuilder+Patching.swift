@@ -116,10 +116,7 @@ extension RenderGraphBuilder {
             // The root a few places ahead, its presentation copy and its old draws are fetched meanwhile.
             if position + Self.patchFetchDistance < roots.count {
                 let ahead = roots[position + Self.patchFetchDistance]
-                Unmanaged.passUnretained(ahead.node)._withUnsafeGuaranteedRef { node in
-                    node.prefetchPresentationCopy()
-                    node.prefetchAnimations()
-                }
+                Unmanaged.passUnretained(ahead.node)._withUnsafeGuaranteedRef { $0.prefetchForPresenting() }
                 RenderNode.prefetch(.passUnretained(ahead.node))
                 if ahead.start < frame.items.count { frame.items.withUnsafeBufferPointer { DrawItem.prefetch($0, at: ahead.start) } }
             }

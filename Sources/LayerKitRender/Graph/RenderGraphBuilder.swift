@@ -290,7 +290,8 @@ package struct RenderGraphBuilder {
     /// node with its presented one and its local time. The animation stage is timed once for them all:
     /// two clock reads per layer were 4 % of a frame of 10,000 animated layers. Nodes a few places ahead
     /// are fetched into the cache while one is evaluated (`RenderNode.prefetch`; their presentation
-    /// copies once the nodes that point to them are in): animation stage 3.45-3.59 -> 2.67-3.07 ms there.
+    /// copies and packed animations, `prefetchForPresenting`, once the nodes that point to them are in):
+    /// animation stage 3.45-3.59 -> 2.67-3.07 ms there.
     ///
     /// The list is read as unretained references (`nodes` holds every node for the call): taking a node
     /// out of it retained the node, a write to the very cache line its prefetch had just asked for, which
@@ -307,12 +308,7 @@ package struct RenderGraphBuilder {
             strong.withMemoryRebound(to: Unmanaged<RenderNode>.self) { nodes in
                 for index in nodes.indices {
                     if index + 12 < nodes.count { RenderNode.prefetch(nodes[index + 12]) }
-                    if index + 6 < nodes.count {
-                        nodes[index + 6]._withUnsafeGuaranteedRef { node in
-                            node.prefetchPresentationCopy()
-                            node.prefetchAnimations()
-                        }
-                    }
+                    if index + 6 < nodes.count { nodes[index + 6]._withUnsafeGuaranteedRef { $0.prefetchForPresenting() } }
                     nodes[index]._withUnsafeGuaranteedRef { committed in
                         let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)
                         result.append(PresentedSublayer(committed: committed, presented: presented, time: time))

@@ -118,7 +118,7 @@ package final class RenderNode: @unchecked Sendable {
     /// `animations` laid out for evaluating frames.
     @exclusivity(unchecked) package private(set) var packedAnimations = PackedAnimations([])
     /// Where `packedAnimations`' entries lie, for fetching them ahead without retaining their buffer
-    /// (`prefetchAnimations`); nil without animations.
+    /// (`prefetchForPresenting`); nil without animations.
     @exclusivity(unchecked) private var packedAnimationsBytes: (start: UnsafeRawPointer, count: Int)?
     /// The properties `animations` write, one bit per `LayerPropertyKey` raw value, when they are
     /// compiled throughout; nil when they may write more (`AnimationRecord.writtenProperties`).
@@ -181,24 +181,20 @@ package final class RenderNode: @unchecked Sendable {
         prefetchNode(at: UnsafeRawPointer(node.toOpaque()))
     }
 
-    /// Asks the CPU to fetch the reused presentation copy's memory ahead of its use. (Through its
-    /// address: retaining it would write to the very memory still being fetched, and wait for it.)
-    func prefetchPresentationCopy() {
+    /// Asks the CPU to fetch what presenting this node reads besides the node itself, ahead of its use:
+    /// the reused presentation copy, and the packed animations' buffer (its header, which reading it
+    /// retains, and its entries) — separate objects, as scattered as the nodes. (Through their
+    /// addresses: retaining either would write to the very memory still being fetched, and wait for it.)
+    func prefetchForPresenting() {
         if let address = presentationScratchAddress { Self.prefetchNode(at: address) }
-    }
-
-    /// Asks the CPU to fetch the packed animations' buffer (its header, which reading it retains, and its
-    /// entries) ahead of evaluating them: a separate object, as scattered as the nodes.
-    func prefetchAnimations() {
-        guard let (start, count) = packedAnimationsBytes else { return }
-        for offset in stride(from: -Self.arrayHeaderBytes, to: count, by: 64) { lk_prefetch(start + offset) }
+        if let (start, count) = packedAnimationsBytes { lk_prefetch(start - Self.arrayHeaderBytes, Self.arrayHeaderBytes + count) }
     }
 
     /// How far before its first element an array's buffer object begins (its header and count).
     private static let arrayHeaderBytes = 32
 
     private static func prefetchNode(at start: UnsafeRawPointer) {
-        for offset in stride(from: 0, to: prefetchedBytes, by: 64) { lk_prefetch(start + offset) }
+        lk_prefetch(start, prefetchedBytes)
     }
 
     /// How much of a node `prefetch(_:)` fetches: at least its whole instance (a test checks it).
