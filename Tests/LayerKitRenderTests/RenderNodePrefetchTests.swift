@@ -1,14 +1,48 @@
-import CMalloc
 import XCTest
 @testable import LayerKitRender
 
-/// `RenderNode.prefetch(_:)` fetches a whole node: the block the heap gave a node holds at most
-/// `prefetchedBytes`, and not so few that most of what is fetched lies beyond it.
+/// `RenderNode`'s prefetches fetch the fields a frame reads: each group of them ends within the bytes
+/// fetched for it, and not so far before that a whole cache line is fetched for nothing.
 final class RenderNodePrefetchTests: XCTestCase {
-    func testPrefetchingCoversAWholeNodeAndLittleMore() {
+    private let line = 64
+
+    /// Where a field of `node` ends, from the object's start (a stored property of a final class is
+    /// accessed in place, so its address lies within the object).
+    private func end<Value>(of field: inout Value, in node: RenderNode) -> Int {
+        let start = UInt(bitPattern: Unmanaged.passUnretained(node).toOpaque())
+        return withUnsafeMutablePointer(to: &field) { Int(UInt(bitPattern: $0) - start) } + MemoryLayout<Value>.size
+    }
+
+    func testThePlacementGroupEndsWhereItsPrefetchDoes() {
         let node = RenderNode(id: LayerID.next())
-        let block = withExtendedLifetime(node) { malloc_usable_size(Unmanaged.passUnretained(node).toOpaque()) }
-        XCTAssertLessThanOrEqual(block, RenderNode.prefetchedBytes)
-        XCTAssertGreaterThan(block, RenderNode.prefetchedBytes / 2)
+        withExtendedLifetime(node) {
+            let ends = [end(of: &node.bounds, in: node), end(of: &node.position, in: node), end(of: &node.zPosition, in: node),
+                        end(of: &node.anchorPoint, in: node), end(of: &node.anchorPointZ, in: node),
+                        end(of: &node.transform, in: node), end(of: &node.opacity, in: node), end(of: &node.isHidden, in: node),
+                        end(of: &node.isDoubleSided, in: node), end(of: &node.customProperties, in: node)]
+            XCTAssertLessThanOrEqual(ends.max()!, RenderNode.placementBytes)
+            XCTAssertGreaterThan(ends.max()!, RenderNode.placementBytes - line)
+        }
+    }
+
+    func testTheFrameGroupEndsWhereItsPrefetchDoes() {
+        let node = RenderNode(id: LayerID.next())
+        withExtendedLifetime(node) {
+            let ends = [end(of: &node.beginTime, in: node), end(of: &node.timeOffset, in: node), end(of: &node.speed, in: node),
+                        end(of: &node.changeStamp, in: node), end(of: &node.contentStamp, in: node),
+                        end(of: &node.plainLeafPlan, in: node)]
+            XCTAssertGreaterThanOrEqual(ends.min()!, RenderNode.placementBytes)
+            XCTAssertLessThanOrEqual(ends.max()!, RenderNode.frameBytes)
+            XCTAssertGreaterThan(ends.max()!, RenderNode.frameBytes - line)
+        }
+    }
+
+    func testTheRecordFollowsTheFrameGroup() {
+        let node = RenderNode(id: LayerID.next())
+        withExtendedLifetime(node) {
+            let recordEnd = end(of: &node.retained, in: node)
+            XCTAssertEqual(recordEnd - MemoryLayout<RetainedNodeRecord>.size, RenderNode.frameBytes)
+            XCTAssertEqual(recordEnd, RenderNode.recordBytes)
+        }
     }
 }

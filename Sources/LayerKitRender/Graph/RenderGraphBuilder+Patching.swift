@@ -77,7 +77,7 @@ extension RenderGraphBuilder {
         var roots: [(start: Int, node: RenderNode)] = []
         for position in changed.indices {
             if position + Self.patchFetchDistance < changed.count {
-                RenderNode.prefetch(.passUnretained(changed[position + Self.patchFetchDistance]))
+                RenderNode.prefetch(.passUnretained(changed[position + Self.patchFetchDistance]), withRecord: true)
             }
             var node = changed[position]
             guard node.retained.generation == generation else { continue }
@@ -117,7 +117,7 @@ extension RenderGraphBuilder {
             if position + Self.patchFetchDistance < roots.count {
                 let ahead = roots[position + Self.patchFetchDistance]
                 Unmanaged.passUnretained(ahead.node)._withUnsafeGuaranteedRef { $0.prefetchForPresenting() }
-                RenderNode.prefetch(.passUnretained(ahead.node))
+                RenderNode.prefetch(.passUnretained(ahead.node), withRecord: true)
                 if ahead.start < frame.items.count { frame.items.withUnsafeBufferPointer { DrawItem.prefetch($0, at: ahead.start) } }
             }
             let record = node.retained

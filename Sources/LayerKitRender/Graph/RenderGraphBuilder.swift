@@ -306,8 +306,9 @@ package struct RenderGraphBuilder {
         result.reserveCapacity(nodes.count)
         nodes.withUnsafeBufferPointer { strong in
             strong.withMemoryRebound(to: Unmanaged<RenderNode>.self) { nodes in
+                let withRecord = context.generation != 0
                 for index in nodes.indices {
-                    if index + 12 < nodes.count { RenderNode.prefetch(nodes[index + 12]) }
+                    if index + 12 < nodes.count { RenderNode.prefetch(nodes[index + 12], withRecord: withRecord) }
                     if index + 6 < nodes.count { nodes[index + 6]._withUnsafeGuaranteedRef { $0.prefetchForPresenting() } }
                     nodes[index]._withUnsafeGuaranteedRef { committed in
                         let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)

@@ -13,13 +13,75 @@ import LayerKit
 package final class RenderNode: @unchecked Sendable {
     package let id: LayerID
 
-    // Geometry
+    // Field order is layout: Swift lays a class's stored properties out in declaration order, and a frame
+    // reads the first two groups below of every drawn layer (of its presentation copy, the first group
+    // alone), so they come first and together, and `prefetch` fetches only them. Scattered over the
+    // node's 1.2 KB, they took two fetches of the whole node per animated layer per frame, and the memory
+    // traffic of those was the animation stage of `animated-layers` (the prefetches its hottest code).
+
+    // Placement and what every visit of a layer asks first: read on presentation copies too.
     @exclusivity(unchecked) package var bounds = CGRect.zero
     @exclusivity(unchecked) package var position = CGPoint.zero
     @exclusivity(unchecked) package var zPosition: CGFloat = 0
     @exclusivity(unchecked) package var anchorPoint = CGPoint(x: 0.5, y: 0.5)
     @exclusivity(unchecked) package var anchorPointZ: CGFloat = 0
     @exclusivity(unchecked) package var transform = CATransform3DIdentity
+    @exclusivity(unchecked) package var opacity: CGFloat = 1
+    @exclusivity(unchecked) package var isHidden = false
+    @exclusivity(unchecked) package var isDoubleSided = true
+    /// Subclass-declared properties (a shape layer's path and style), by key (`RenderNode+CustomProperties.swift`).
+    @exclusivity(unchecked) package var customProperties = CustomPropertyValues()
+
+    // The committed node's bookkeeping for a frame: its timing, animations, reused copy, stamps and plan.
+    @exclusivity(unchecked) package var beginTime: Double = 0
+    @exclusivity(unchecked) package var timeOffset: Double = 0
+    @exclusivity(unchecked) package var speed: Double = 1
+    /// Committed animations, in the order added.
+    @exclusivity(unchecked) package var animations: [AnimationRecord] = [] {
+        didSet {
+            packedAnimations = PackedAnimations(animations)
+            packedAnimationsBytes = packedAnimations.entries.withUnsafeBufferPointer { entries in
+                entries.baseAddress.map { (UnsafeRawPointer($0), entries.count * MemoryLayout<PackedAnimations.Entry>.stride) }
+            }
+            animationWrites = Self.properties(writtenBy: animations)
+            animationsOnlyPlace = animationWrites.map { $0 & ~RenderTree.placementKeyBits == 0 } ?? false
+        }
+    }
+    /// Whether `animations` write nothing but where the layer is placed, its opacity and whether it is
+    /// hidden (`RenderTree.placementKeys`): its presented copy then looks like it in its own space.
+    @exclusivity(unchecked) package private(set) var animationsOnlyPlace = true
+    /// `animations` laid out for evaluating frames.
+    @exclusivity(unchecked) package private(set) var packedAnimations = PackedAnimations([])
+    /// Where `packedAnimations`' entries lie, for fetching them ahead without retaining their buffer
+    /// (`prefetchForPresenting`); nil without animations.
+    @exclusivity(unchecked) private var packedAnimationsBytes: (start: UnsafeRawPointer, count: Int)?
+    /// The properties `animations` write, one bit per `LayerPropertyKey` raw value, when they are
+    /// compiled throughout; nil when they may write more (`AnimationRecord.writtenProperties`).
+    @exclusivity(unchecked) private var animationWrites: UInt64? = 0
+    /// The reusable node `presentationCopy()` returns, and the `changeStamp` it was last copied at.
+    @exclusivity(unchecked) private var presentationScratch: RenderNode?
+    @exclusivity(unchecked) private var presentationScratchStamp: UInt64?
+    /// Where `presentationScratch` lies, for fetching it ahead without retaining it (`prefetch`).
+    @exclusivity(unchecked) private var presentationScratchAddress: UnsafeRawPointer?
+    /// When a commit last changed anything of this node, and anything other than where it is placed
+    /// (`RenderTree+ChangeStamps.swift`). Render thread only; not copied to presented copies.
+    @exclusivity(unchecked) package var changeStamp: UInt64 = 0
+    @exclusivity(unchecked) package var contentStamp: UInt64 = 0
+    /// What the graph builder worked out of this node as a plain leaf (`RenderGraphBuilder+PlainLeaves.swift`),
+    /// valid while its `contentStamp` is the plan's. Render thread only; never copied to presentation copies.
+    @exclusivity(unchecked) var plainLeafPlan: PlainLeafPlan?
+    @exclusivity(unchecked) package var sublayers: [LayerID] = [] {
+        didSet { resolvedSublayers = nil }
+    }
+    /// `sublayers`' nodes as the tree last resolved them, and the tree's membership then
+    /// (`sublayerNodes(in:)`). Render thread only; not copied to presented copies.
+    @exclusivity(unchecked) private var resolvedSublayers: (membership: UInt64, nodes: [RenderNode])?
+    /// What the graph builder derived for this node when it last drew it (`RetainedNodeRecord`), so a
+    /// later frame can redraw its subtree alone. Never copied to presentation copies.
+    @exclusivity(unchecked) var retained = RetainedNodeRecord()
+
+    // Read only when a layer draws more than a plain leaf, or when a commit changes it.
+    // Geometry
     @exclusivity(unchecked) package var sublayerTransform = CATransform3DIdentity
     @exclusivity(unchecked) package var isGeometryFlipped = false
     @exclusivity(unchecked) package var contentsScale: CGFloat = 1
@@ -30,10 +92,7 @@ package final class RenderNode: @unchecked Sendable {
     @exclusivity(unchecked) package var maskedCorners: UInt = 0b1111
     @exclusivity(unchecked) package var borderWidth: CGFloat = 0
     @exclusivity(unchecked) package var borderColor: CGColor? = .black
-    @exclusivity(unchecked) package var opacity: CGFloat = 1
-    @exclusivity(unchecked) package var isHidden = false
     @exclusivity(unchecked) package var isOpaque = false
-    @exclusivity(unchecked) package var isDoubleSided = true
     @exclusivity(unchecked) package var allowsEdgeAntialiasing = false
     /// Core Animation's default: a layer below full opacity composites its subtree as one group.
     @exclusivity(unchecked) package var allowsGroupOpacity = true
@@ -74,62 +133,9 @@ package final class RenderNode: @unchecked Sendable {
     @exclusivity(unchecked) package var transitionSnapshot: TransitionSnapshot?
     /// Set only on a presented copy: the running transition and its progress (0 old, 1 new).
     @exclusivity(unchecked) package var activeTransition: (record: TransitionRecord, progress: Double)?
-    /// The reusable node `presentationCopy()` returns, and the `changeStamp` it was last copied at.
-    @exclusivity(unchecked) private var presentationScratch: RenderNode?
-    @exclusivity(unchecked) private var presentationScratchStamp: UInt64?
-    /// Where `presentationScratch` lies, for fetching it ahead without retaining it (`prefetch`).
-    @exclusivity(unchecked) private var presentationScratchAddress: UnsafeRawPointer?
-
-    /// When a commit last changed anything of this node, and anything other than where it is placed
-    /// (`RenderTree+ChangeStamps.swift`). Render thread only; not copied to presented copies.
-    @exclusivity(unchecked) package var changeStamp: UInt64 = 0
-    @exclusivity(unchecked) package var contentStamp: UInt64 = 0
-
-    /// Subclass-declared properties (a shape layer's path and style), by key (`RenderNode+CustomProperties.swift`).
-    @exclusivity(unchecked) package var customProperties = CustomPropertyValues()
 
     // Structure
-    @exclusivity(unchecked) package var sublayers: [LayerID] = [] {
-        didSet { resolvedSublayers = nil }
-    }
-    /// `sublayers`' nodes as the tree last resolved them, and the tree's membership then
-    /// (`sublayerNodes(in:)`). Render thread only; not copied to presented copies.
-    @exclusivity(unchecked) private var resolvedSublayers: (membership: UInt64, nodes: [RenderNode])?
     @exclusivity(unchecked) package var mask: LayerID?
-
-    // Time and animation
-    @exclusivity(unchecked) package var beginTime: Double = 0
-    @exclusivity(unchecked) package var timeOffset: Double = 0
-    @exclusivity(unchecked) package var speed: Double = 1
-    /// Committed animations, in the order added.
-    @exclusivity(unchecked) package var animations: [AnimationRecord] = [] {
-        didSet {
-            packedAnimations = PackedAnimations(animations)
-            packedAnimationsBytes = packedAnimations.entries.withUnsafeBufferPointer { entries in
-                entries.baseAddress.map { (UnsafeRawPointer($0), entries.count * MemoryLayout<PackedAnimations.Entry>.stride) }
-            }
-            animationWrites = Self.properties(writtenBy: animations)
-            animationsOnlyPlace = animationWrites.map { $0 & ~RenderTree.placementKeyBits == 0 } ?? false
-        }
-    }
-    /// Whether `animations` write nothing but where the layer is placed, its opacity and whether it is
-    /// hidden (`RenderTree.placementKeys`): its presented copy then looks like it in its own space.
-    @exclusivity(unchecked) package private(set) var animationsOnlyPlace = true
-    /// `animations` laid out for evaluating frames.
-    @exclusivity(unchecked) package private(set) var packedAnimations = PackedAnimations([])
-    /// Where `packedAnimations`' entries lie, for fetching them ahead without retaining their buffer
-    /// (`prefetchForPresenting`); nil without animations.
-    @exclusivity(unchecked) private var packedAnimationsBytes: (start: UnsafeRawPointer, count: Int)?
-    /// The properties `animations` write, one bit per `LayerPropertyKey` raw value, when they are
-    /// compiled throughout; nil when they may write more (`AnimationRecord.writtenProperties`).
-    @exclusivity(unchecked) private var animationWrites: UInt64? = 0
-
-    /// What the graph builder derived for this node when it last drew it (`RetainedNodeRecord`), so a
-    /// later frame can redraw its subtree alone. Never copied to presentation copies.
-    @exclusivity(unchecked) var retained = RetainedNodeRecord()
-    /// What the graph builder worked out of this node as a plain leaf (`RenderGraphBuilder+PlainLeaves.swift`),
-    /// valid while its `contentStamp` is the plan's. Render thread only; never copied to presentation copies.
-    @exclusivity(unchecked) var plainLeafPlan: PlainLeafPlan?
 
     package init(id: LayerID) {
         self.id = id
@@ -171,34 +177,39 @@ package final class RenderNode: @unchecked Sendable {
         return scratch
     }
 
-    /// Asks the CPU to fetch `node`'s memory (`prefetchedBytes` from its start) ahead of its use.
+    /// Asks the CPU to fetch what a frame reads of `node` ahead of its use: its placement and frame
+    /// bookkeeping (`frameBytes`, the first two groups of fields), and its `retained` record too
+    /// (`recordBytes`) when the frame reads or writes records.
     ///
     /// Ten thousand animated layers are twenty thousand nodes (each committed node and its presentation
     /// copy) of over a kilobyte, scattered over the heap: far more than a core's cache, so a frame's
-    /// walk over them waited on memory for each in turn (a third of the animation stage). The node comes
-    /// unretained: retaining it would write to its first line, and wait for it.
-    static func prefetch(_ node: Unmanaged<RenderNode>) {
-        prefetchNode(at: UnsafeRawPointer(node.toOpaque()))
+    /// walk over them waited on memory for each in turn. The node comes unretained: retaining it would
+    /// write to its first line, and wait for it.
+    static func prefetch(_ node: Unmanaged<RenderNode>, withRecord: Bool) {
+        lk_prefetch(UnsafeRawPointer(node.toOpaque()), withRecord ? recordBytes : frameBytes)
     }
 
     /// Asks the CPU to fetch what presenting this node reads besides the node itself, ahead of its use:
-    /// the reused presentation copy, and the packed animations' buffer (its header, which reading it
+    /// the reused presentation copy's placement (`placementBytes`: animations that only place the
+    /// layer touch nothing else of it), and the packed animations' buffer (its header, which reading it
     /// retains, and its entries) — separate objects, as scattered as the nodes. (Through their
     /// addresses: retaining either would write to the very memory still being fetched, and wait for it.)
     func prefetchForPresenting() {
-        if let address = presentationScratchAddress { Self.prefetchNode(at: address) }
+        if let address = presentationScratchAddress { lk_prefetch(address, Self.placementBytes) }
         if let (start, count) = packedAnimationsBytes { lk_prefetch(start - Self.arrayHeaderBytes, Self.arrayHeaderBytes + count) }
     }
 
     /// How far before its first element an array's buffer object begins (its header and count).
     private static let arrayHeaderBytes = 32
 
-    private static func prefetchNode(at start: UnsafeRawPointer) {
-        lk_prefetch(start, prefetchedBytes)
-    }
-
-    /// How much of a node `prefetch(_:)` fetches: at least its whole instance (a test checks it).
-    static let prefetchedBytes = 1216
+    /// Where the groups of fields end, from the object's start (its header included); a test checks each
+    /// against the fields' addresses, so a field added to a group moves them.
+    /// The placement group (through `customProperties`).
+    static let placementBytes = 256
+    /// The frame bookkeeping group (through `resolvedSublayers`).
+    static let frameBytes = 440
+    /// The `retained` record, which follows it.
+    static let recordBytes = 664
 
     private static func properties(writtenBy records: [AnimationRecord]) -> UInt64? {
         var bits: UInt64 = 0
