@@ -212,6 +212,34 @@ final class RetainedFrameTests: XCTestCase {
         XCTAssertEqual(frame.statistics.quadsDrawnAsClear, 1)
     }
 
+    /// A released layer of the tree ends the retained frame, as a structure edit does, even where no
+    /// packet edits its superlayer (a root can be released so): records refer to their parents unowned.
+    /// Panel 37 released while its leaf animates: the next frame is built in full, without the panel's
+    /// subtree — the root, 99 panels and their 99 leaves each.
+    func testAReleasedLayerOfTheTreeBuildsInFull() {
+        var panels: [CALayer] = []
+        let pair = Pair(width: 1000, height: 1000) { root in
+            root.backgroundColor = Self.grey
+            panels = Self.panels(in: root)
+        }
+        let leaf = panels[37].sublayers![5]
+        pair.frame(at: 999)
+        pair.commit {
+            let slide = CABasicAnimation(keyPath: "position.x")
+            slide.byValue = 50
+            slide.beginTime = 1000
+            slide.duration = 10
+            leaf.add(slide, forKey: "slide")
+        }
+        XCTAssertEqual(pair.frame(at: 1001).statistics.layersRecomputed, 1)
+        let release = CommitPacket(changes: [], released: [panels[37].layerID])
+        pair.retained.apply(release)
+        pair.full.apply(release)
+        let frame = pair.frame(at: 1002)
+        XCTAssertEqual(frame.statistics.layersRecomputed, 1 + 99 + 99 * 99)
+        XCTAssertNil(frame.passes[0].items.first { $0.layer == leaf.layerID }, "the released panel's leaf is not drawn")
+    }
+
     /// A small scene with the features a patch must reproduce: nested transforms, rotation, a rounded
     /// clip inside a rotated clip, flipped geometry with contents, borders, folded group opacity, hidden
     /// layers, zPosition order, and animations of position, rotation, opacity and color; frames from the

@@ -6,7 +6,7 @@ import LayerKit
 /// packed offscreen passes, built by `build` with a generation, so every visited node holds a
 /// `RetainedNodeRecord` and every surface a `RetainedFrame.SurfaceSlot`), the render tree now, the frame
 /// time, and the layers that may look different — those committed to since (`dirty`), and those with
-/// animations (`animated`).
+/// animations (`animated`, some or all of the tree's `animatedLayers`).
 /// Output: the draws patched in place — the frame pass's replaced ones with their old draws (for
 /// `DrawListCompiler.patch`) and the offscreen passes whose draws changed (for
 /// `DrawListCompiler.recompile`) — or nil when the frame must be built in full instead.
@@ -62,24 +62,36 @@ extension RenderGraphBuilder {
         guard Self.patchMayTake(dirty: dirty.count, animated: animated.count, draws: frame.drawCount) else { return nil }
         frame.patchSerial &+= 1
         let serial = frame.patchSerial
-        // The changed layers' nodes, looked up first and their records read a few places behind, each node
-        // fetched ahead (`RenderNode.prefetch`): in a big tree the nodes lie scattered far beyond the caches,
-        // and reading each record as it was looked up waited on memory once per changed layer. (The lookup's
-        // retain still touches each node's first line, which the record does not share.)
-        var changed: [RenderNode] = []
+        // The changed layers' nodes, listed first (unretained: the tree holds them) and their records read a
+        // few places behind, each node fetched ahead (`RenderNode.prefetch`): in a big tree the nodes lie
+        // scattered far beyond the caches, and reading each record as it was looked up waited on memory
+        // once per changed layer. The animated layers' nodes are listed once per change of which layers
+        // animate (`RetainedFrame.animatedNodes`): a lookup retains the node, which waited for it too.
+        assert(animated.isSubset(of: tree.animatedLayers), "a patch is asked about animated layers only")
+        var changed: [Unmanaged<RenderNode>] = []
         changed.reserveCapacity(dirty.count + animated.count)
-        for layers in [dirty, animated] {
-            for layer in layers {
-                if let node = tree[layer] { changed.append(node) }
+        for layer in dirty {
+            if let node = tree[layer] { changed.append(.passUnretained(node)) }
+        }
+        if animated.count == tree.animatedLayers.count {
+            if frame.animatedNodes?.revision != tree.animatedLayersRevision {
+                frame.animatedNodes = (tree.animatedLayersRevision, animated.compactMap { tree[$0] })
+            }
+            frame.animatedNodes?.nodes.withUnsafeBufferPointer { nodes in
+                nodes.withMemoryRebound(to: Unmanaged<RenderNode>.self) { changed.append(contentsOf: $0) }
+            }
+        } else {
+            for layer in animated {
+                if let node = tree[layer] { changed.append(.passUnretained(node)) }
             }
         }
         // Patch roots, with where their draws start (sorting on a copy of the key, not the record).
         var roots: [(start: Int, node: RenderNode)] = []
         for position in changed.indices {
             if position + Self.patchFetchDistance < changed.count {
-                RenderNode.prefetch(.passUnretained(changed[position + Self.patchFetchDistance]), withRecord: true)
+                RenderNode.prefetch(changed[position + Self.patchFetchDistance], withRecord: true)
             }
-            var node = changed[position]
+            var node = changed[position].takeUnretainedValue()
             guard node.retained.generation == generation else { continue }
             while !node.retained.patchable {
                 guard let up = node.retained.parent, up.retained.generation == generation else { return nil }

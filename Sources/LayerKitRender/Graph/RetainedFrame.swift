@@ -34,6 +34,10 @@ package struct RetainedFrame: Sendable {
     package var index: CompileIndex
     /// What the frame was built and compiled with.
     package let settings: Settings
+    /// The nodes of the tree's animated layers, listed when its `animatedLayersRevision` was `revision`,
+    /// for patches while it stays so: looking each up every frame retained it, a write to a node far
+    /// off in a big tree that waited for it (an eighth of `big`'s patch).
+    package var animatedNodes: (revision: UInt64, nodes: [RenderNode])?
 
     /// The builder's draws of every pass.
     package var drawCount: Int { offscreen.reduce(items.count) { $0 + $1.items.count } }

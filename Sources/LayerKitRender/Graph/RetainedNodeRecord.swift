@@ -11,9 +11,14 @@ struct RetainedNodeRecord {
     /// The retained frame that wrote it; 0: never drawn.
     var generation: UInt64 = 0
     /// The node's superlayer in the drawn tree (for a mask layer: the masked layer); nil for the root.
-    /// A reference, so climbing to ancestors costs no lookups (a node never refers to its children, so
-    /// this makes no cycle).
-    var parent: RenderNode?
+    /// A reference, so climbing to ancestors costs no lookups. Unowned and unretained: a patch copies,
+    /// reads and rewrites the records of its roots and climbs their ancestors, and retaining each
+    /// parent there (a write to a node far off in a big tree, which waited for it) was a quarter of
+    /// `big`'s patch. It is read only in a record of the retained frame's generation, whose nodes the
+    /// tree still holds: a frame is patched only while no layer of its tree was attached, detached or
+    /// released since it was built (`FrameProducer`), and a build writes a parent's record before its
+    /// children's.
+    unowned(unsafe) var parent: RenderNode?
     /// The last patch that chose this node as a root (`RenderGraphBuilder.patch`).
     var patchSerial: UInt64 = 0
     /// Whether the subtree's draws are a contiguous range of the frame pass (`items`) that can be

@@ -18,7 +18,12 @@ package struct RenderTree: Sendable {
     /// counts): a node's resolved sublayers are valid while it stays the same (`RenderNode.sublayerNodes`).
     package private(set) var membership: UInt64 = 0
     /// Layers that have animations, so a frame need not scan the whole tree to know if it animates.
-    package private(set) var animatedLayers = Set<LayerID>()
+    package private(set) var animatedLayers = Set<LayerID>() {
+        didSet { animatedLayersRevision &+= 1 }
+    }
+    /// Counts writes of `animatedLayers` (any write counts): a list of their nodes made at one count
+    /// holds them while it stays (`RetainedFrame.animatedNodes`).
+    package private(set) var animatedLayersRevision: UInt64 = 0
     /// Animations that arrived in commits since this was last cleared (the render server reports their start).
     package var newAnimations = Set<AnimationID>()
     /// Counts changes to nodes; each change stamps its node with the count (`RenderTree+ChangeStamps.swift`).

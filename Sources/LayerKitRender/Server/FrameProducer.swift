@@ -17,7 +17,7 @@ import LayerKit
 /// `LK_DEBUG`.
 /// Frames are retained (`RetainedFrame`): a frame after a retained one (no cached bitmap drawn, no group
 /// settling, no tiles or 3D rendering context), with the same root, settings and tree structure, and no
-/// cache entry released or lost since, redraws only the subtrees of
+/// layer of the tree nor cache entry released or lost since, redraws only the subtrees of
 /// layers committed to or animating (`RenderGraphBuilder.patch`, into the frame pass and into the
 /// surfaces they draw) and patches the compiled lists (`DrawListCompiler.patch` for the frame pass,
 /// `recompile` for each offscreen pass whose draws changed); anything those cannot patch falls back to a
@@ -111,6 +111,11 @@ package struct FrameProducer: Sendable {
         }
         if debugOptions.contains(.flashUpdates) {
             for change in packet.changes { updatedLayers.insert(change.layer) }
+        }
+        // A layer of the tree released (as the root can be, with no edit of a superlayer) ends the
+        // retained frame: its records refer to their parents unowned (`RetainedNodeRecord.parent`).
+        if !packet.released.isEmpty, members.map({ members in packet.released.contains(where: members.contains) }) ?? true {
+            retained = nil
         }
         commitApplyNanoseconds &+= StageClock.now() &- start
         commitsApplied += 1
