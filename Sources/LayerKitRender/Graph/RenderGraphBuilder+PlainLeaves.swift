@@ -26,15 +26,36 @@ struct LeafDraw {
 /// What the builder worked out of a committed node at one content stamp: whether it is a plain leaf,
 /// and then its draws.
 struct PlainLeafPlan {
+    // (Declared widest first: the plan lies among the fields a frame reads of every node, `RenderNode`.)
     /// The node's `contentStamp` when worked out.
-    var stamp: UInt64
-    /// The `contentsFlipped` the draws were laid out for.
-    var contentsFlipped: Bool
+    let stamp: UInt64
     /// The draws, in order; nil when the node is not a plain leaf.
-    var draws: [LeafDraw]?
+    let draws: [LeafDraw]?
+    /// What a frame reads of the plan, `draws` by address.
+    let drawing: PlainLeafDrawing?
+    /// The `contentsFlipped` the draws were laid out for.
+    let contentsFlipped: Bool
+
+    init(stamp: UInt64, contentsFlipped: Bool, draws: [LeafDraw]?, groupsBelowFullOpacity: Bool) {
+        self.stamp = stamp
+        self.contentsFlipped = contentsFlipped
+        self.draws = draws
+        // The buffer stays while `draws` holds it: the plan never changes it, and a node replaces its
+        // plan only when it works out a new one.
+        drawing = draws.map { draws in
+            PlainLeafDrawing(draws: draws.withUnsafeBufferPointer { $0 }, groupsBelowFullOpacity: groupsBelowFullOpacity)
+        }
+    }
+}
+
+/// A plain leaf's draws as a frame reads them: in place, where its plan keeps them. (Copying the plan out
+/// of its node retained the draws' buffer, a write to an object far off, per layer per frame: a tenth of
+/// `big`'s patch.) Valid while the node keeps the plan.
+struct PlainLeafDrawing {
+    let draws: UnsafeBufferPointer<LeafDraw>
     /// Whether below full opacity the layer composites as a group (`needsIsolation`): then `visit`
     /// draws it.
-    var groupsBelowFullOpacity: Bool
+    let groupsBelowFullOpacity: Bool
 }
 
 extension RenderGraphBuilder {
@@ -69,14 +90,20 @@ extension RenderGraphBuilder {
         }
     }
 
-    /// `committed`'s plan for `contentsFlipped`, worked out again when its content changed since.
-    /// Nil when a plan cannot stand for `presented`: its animations may change more than where it is.
-    func plainLeafPlan(of committed: RenderNode, presented: RenderNode, contentsFlipped: Bool) -> PlainLeafPlan? {
+    /// `committed`'s draws as a plain leaf laid out for `contentsFlipped`, its plan worked out again when
+    /// its content changed since. Nil when it is no plain leaf, or a plan cannot stand for `presented`:
+    /// its animations may change more than where it is.
+    func plainLeafDrawing(of committed: RenderNode, presented: RenderNode, contentsFlipped: Bool) -> PlainLeafDrawing? {
         guard presented === committed || committed.animationsOnlyPlace else { return nil }
-        if let plan = committed.plainLeafPlan, plan.stamp == committed.contentStamp, plan.contentsFlipped == contentsFlipped {
-            return plan
+        // Field by field: nothing of the plan is copied but what the frame reads.
+        if committed.plainLeafPlan?.stamp == committed.contentStamp, committed.plainLeafPlan?.contentsFlipped == contentsFlipped {
+            return committed.plainLeafPlan?.drawing
         }
-        let node = committed
+        return workOutPlainLeafPlan(of: committed, contentsFlipped: contentsFlipped).drawing
+    }
+
+    /// Works out `node`'s plan for `contentsFlipped` and keeps it on the node.
+    private func workOutPlainLeafPlan(of node: RenderNode, contentsFlipped: Bool) -> PlainLeafPlan {
         let isPlain = node.sublayers.isEmpty && node.mask == nil && node.customProperties.isEmpty && node.filters.isEmpty
             && node.backgroundFilters.isEmpty && Self.compositingBlend(of: node) == .sourceOver && !node.shouldRasterize
             && !ShadowShape.casts(node) && !(node.borderWidth > 0) && node.transitionSnapshot == nil && node.activeTransition == nil
@@ -92,18 +119,19 @@ extension RenderGraphBuilder {
         }
         let plan = PlainLeafPlan(stamp: node.contentStamp, contentsFlipped: contentsFlipped, draws: draws,
                                  groupsBelowFullOpacity: node.allowsGroupOpacity && !node.drawsAtMostBackground)
-        committed.plainLeafPlan = plan
+        node.plainLeafPlan = plan
         return plan
     }
 
-    /// Draws `node`, a plain leaf presented at this frame as `draws` describe it, as `visit` would with
-    /// no clip, isolation or effects: false when `visit` must (it groups at this opacity).
-    func visitPlainLeaf(_ node: RenderNode, plan: PlainLeafPlan, draws: [LeafDraw], parentSpace: CATransform3D,
+    /// Draws `node`, a plain leaf presented at this frame as `drawing` describes it, as `visit` would
+    /// with no clip, isolation or effects: false when `visit` must (it groups at this opacity).
+    func visitPlainLeaf(_ node: RenderNode, drawing: PlainLeafDrawing, parentSpace: CATransform3D,
                         opacity inherited: CGFloat, into items: inout [DrawItem]) -> Bool {
         guard inherited > 0 else { return true }
         let ownOpacity = min(max(node.opacity, 0), 1)
         guard !node.isHidden, ownOpacity > 0 else { return true }
-        if ownOpacity < 1 && plan.groupsBelowFullOpacity { return false }
+        if ownOpacity < 1 && drawing.groupsBelowFullOpacity { return false }
+        let draws = drawing.draws
         guard !draws.isEmpty else { return true }
         let opacity = Float(inherited * ownOpacity)
         let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
@@ -114,15 +142,13 @@ extension RenderGraphBuilder {
         let localToClip = Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip))
         let mapFlags: LayerInstance.Flags = Self.isSimilarity(homography) ? [.similarityMap] : []
         // Read where they lie: iterating copied each draw out (and retained its texture) first.
-        draws.withUnsafeBufferPointer { draws in
-            guard let first = draws.baseAddress else { return }
-            for draw in draws.indices.lazy.map({ first + $0 }) {
-                items.append(DrawItem(
-                    instance: LayerInstance(localToClip: localToClip, quad: Self.vector(draw.pointee.quad), uv: draw.pointee.uv,
-                                            color: draw.pointee.unitColor * opacity, shape: Self.vector(draw.pointee.shape),
-                                            shapeRadii: draw.pointee.shapeRadii, flags: draw.pointee.flags.union(mapFlags)),
-                    texture: draw.pointee.texture, layer: node.id))
-            }
+        guard let first = draws.baseAddress else { return true }
+        for draw in draws.indices.lazy.map({ first + $0 }) {
+            items.append(DrawItem(
+                instance: LayerInstance(localToClip: localToClip, quad: Self.vector(draw.pointee.quad), uv: draw.pointee.uv,
+                                        color: draw.pointee.unitColor * opacity, shape: Self.vector(draw.pointee.shape),
+                                        shapeRadii: draw.pointee.shapeRadii, flags: draw.pointee.flags.union(mapFlags)),
+                texture: draw.pointee.texture, layer: node.id))
         }
         return true
     }

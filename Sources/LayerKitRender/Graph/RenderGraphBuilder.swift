@@ -261,8 +261,8 @@ package struct RenderGraphBuilder {
         let firstItem = items.count, firstSurface = context.offscreen.nextSurface
         let cached = (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
                       context.pageSurfaces.count, context.cacheQuestions)
-        if drawsPlainLeavesFromPlans, clip == nil, let plan = plainLeafPlan(of: committed, presented: node, contentsFlipped: contentsFlipped), let draws = plan.draws,
-           visitPlainLeaf(node, plan: plan, draws: draws, parentSpace: parentSpace, opacity: opacity, into: &items) {
+        if drawsPlainLeavesFromPlans, clip == nil, let drawing = plainLeafDrawing(of: committed, presented: node, contentsFlipped: contentsFlipped),
+           visitPlainLeaf(node, drawing: drawing, parentSpace: parentSpace, opacity: opacity, into: &items) {
             // Drawn as `visit` would have.
         } else {
             visit(node, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,

@@ -207,9 +207,9 @@ package final class RenderNode: @unchecked Sendable {
     /// The placement group (through `customProperties`).
     static let placementBytes = 256
     /// The frame bookkeeping group (through `resolvedSublayers`).
-    static let frameBytes = 440
+    static let frameBytes = 448
     /// The `retained` record, which follows it.
-    static let recordBytes = 664
+    static let recordBytes = 672
 
     private static func properties(writtenBy records: [AnimationRecord]) -> UInt64? {
         var bits: UInt64 = 0
