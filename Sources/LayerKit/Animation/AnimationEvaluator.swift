@@ -27,10 +27,16 @@ package enum AnimationEvaluator {
     /// reported as started, so a steady frame allocates nothing).
     package static func apply<Store: AnimatedPropertyStore>(_ animations: PackedAnimations, layerTime time: Double, to store: inout Store,
                                                             awaitingStart: Set<AnimationID>? = nil) -> Report {
+        animations.entries.withUnsafeBufferPointer { apply($0, layerTime: time, to: &store, awaitingStart: awaitingStart) }
+    }
+
+    /// Applies packed animations' `entries` where they lie (the render thread keeps each layer's address
+    /// of them: reading them through their array retained its buffer, far off, per layer per frame).
+    package static func apply<Store: AnimatedPropertyStore>(_ entries: UnsafeBufferPointer<PackedAnimations.Entry>, layerTime time: Double,
+                                                            to store: inout Store, awaitingStart: Set<AnimationID>? = nil) -> Report {
         var report = Report()
         // Steady frames await no start: no lookup per animation then.
         let reportsEveryRunning = awaitingStart == nil, awaiting = awaitingStart ?? []
-        let entries = animations.entries
         for index in entries.indices {
             let timing = entries[index].timing
             let state = timing.evaluate(parentTime: time)

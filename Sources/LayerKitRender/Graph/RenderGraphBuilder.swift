@@ -280,7 +280,7 @@ package struct RenderGraphBuilder {
 
     /// The node as it appears at its parent's time: its animations applied in its local time.
     func presented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
-        guard !node.packedAnimations.isEmpty else { return (node, node.localTime(fromParentTime: parentTime)) }
+        guard !node.packedAnimationEntries.isEmpty else { return (node, node.localTime(fromParentTime: parentTime)) }
         let start = StageClock.now()
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
         return untimedPresented(node, parentTime: parentTime, context: &context)
@@ -355,10 +355,10 @@ package struct RenderGraphBuilder {
     /// `presented(_:parentTime:context:)` without counting its time: the caller does.
     private func untimedPresented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
         let localTime = node.localTime(fromParentTime: parentTime)
-        guard !node.packedAnimations.isEmpty else { return (node, localTime) }
+        guard !node.packedAnimationEntries.isEmpty else { return (node, localTime) }
         context.animations.animatedLayers.append(node.id)
         var presented = node.presentationCopy()
-        let report = AnimationEvaluator.apply(node.packedAnimations, layerTime: localTime, to: &presented,
+        let report = AnimationEvaluator.apply(node.packedAnimationEntries, layerTime: localTime, to: &presented,
                                               awaitingStart: context.animations.awaitingStart)
         // Most frames start and finish nothing: appending nothing to a list still empty copies its storage.
         if !report.running.isEmpty { context.animations.running.append(contentsOf: report.running) }

@@ -40,9 +40,7 @@ package final class RenderNode: @unchecked Sendable {
     @exclusivity(unchecked) package var animations: [AnimationRecord] = [] {
         didSet {
             packedAnimations = PackedAnimations(animations)
-            packedAnimationsBytes = packedAnimations.entries.withUnsafeBufferPointer { entries in
-                entries.baseAddress.map { (UnsafeRawPointer($0), entries.count * MemoryLayout<PackedAnimations.Entry>.stride) }
-            }
+            packedAnimationEntries = packedAnimations.entries.withUnsafeBufferPointer { $0 }
             animationWrites = Self.properties(writtenBy: animations)
             animationsOnlyPlace = animationWrites.map { $0 & ~RenderTree.placementKeyBits == 0 } ?? false
         }
@@ -52,9 +50,10 @@ package final class RenderNode: @unchecked Sendable {
     @exclusivity(unchecked) package private(set) var animationsOnlyPlace = true
     /// `animations` laid out for evaluating frames.
     @exclusivity(unchecked) package private(set) var packedAnimations = PackedAnimations([])
-    /// Where `packedAnimations`' entries lie, for fetching them ahead without retaining their buffer
-    /// (`prefetchForPresenting`); nil without animations.
-    @exclusivity(unchecked) private var packedAnimationsBytes: (start: UnsafeRawPointer, count: Int)?
+    /// `packedAnimations`' entries where they lie (valid while `packedAnimations` holds them): a frame
+    /// evaluates them, and fetches them ahead (`prefetchForPresenting`), without retaining their buffer,
+    /// a write to an object far off per animated layer.
+    @exclusivity(unchecked) package private(set) var packedAnimationEntries = UnsafeBufferPointer<PackedAnimations.Entry>(start: nil, count: 0)
     /// The properties `animations` write, one bit per `LayerPropertyKey` raw value, when they are
     /// compiled throughout; nil when they may write more (`AnimationRecord.writtenProperties`).
     @exclusivity(unchecked) private var animationWrites: UInt64? = 0
@@ -191,12 +190,15 @@ package final class RenderNode: @unchecked Sendable {
 
     /// Asks the CPU to fetch what presenting this node reads besides the node itself, ahead of its use:
     /// the reused presentation copy's placement (`placementBytes`: animations that only place the
-    /// layer touch nothing else of it), and the packed animations' buffer (its header, which reading it
-    /// retains, and its entries) — separate objects, as scattered as the nodes. (Through their
+    /// layer touch nothing else of it), and the packed animations' buffer (its header and its entries)
+    /// — separate objects, as scattered as the nodes. (Through their
     /// addresses: retaining either would write to the very memory still being fetched, and wait for it.)
     func prefetchForPresenting() {
         if let address = presentationScratchAddress { lk_prefetch(address, Self.placementBytes) }
-        if let (start, count) = packedAnimationsBytes { lk_prefetch(start - Self.arrayHeaderBytes, Self.arrayHeaderBytes + count) }
+        if let start = packedAnimationEntries.baseAddress, !packedAnimationEntries.isEmpty {
+            lk_prefetch(UnsafeRawPointer(start) - Self.arrayHeaderBytes,
+                        Self.arrayHeaderBytes + packedAnimationEntries.count * MemoryLayout<PackedAnimations.Entry>.stride)
+        }
     }
 
     /// How far before its first element an array's buffer object begins (its header and count).
