@@ -77,7 +77,9 @@ final class RetainedFrameTests: XCTestCase {
         }
     }
 
-    func testOneAnimatedLeafInTenThousandLayersRecomputesThatLeafOnly() {
+    /// The counting scene, drawn at 999, then leaf 5 of panel 37 given a slide of x by 50 over
+    /// [1000, 1010] (committed, not yet drawn).
+    private func sceneWithASlidingLeaf() -> (pair: Pair, panels: [CALayer], leaf: CALayer) {
         var panels: [CALayer] = []
         let pair = Pair(width: 1000, height: 1000) { root in
             root.backgroundColor = Self.grey
@@ -92,6 +94,11 @@ final class RetainedFrameTests: XCTestCase {
             slide.duration = 10
             leaf.add(slide, forKey: "slide")
         }
+        return (pair, panels, leaf)
+    }
+
+    func testOneAnimatedLeafInTenThousandLayersRecomputesThatLeafOnly() {
+        let (pair, _, leaf) = sceneWithASlidingLeaf()
         // The commit added an animation (not the structure), so only the leaf is redrawn, already.
         let first = pair.frame(at: 1001)
         XCTAssertEqual(first.statistics.layersRecomputed, 1)
@@ -217,20 +224,7 @@ final class RetainedFrameTests: XCTestCase {
     /// Panel 37 released while its leaf animates: the next frame is built in full, without the panel's
     /// subtree — the root, 99 panels and their 99 leaves each.
     func testAReleasedLayerOfTheTreeBuildsInFull() {
-        var panels: [CALayer] = []
-        let pair = Pair(width: 1000, height: 1000) { root in
-            root.backgroundColor = Self.grey
-            panels = Self.panels(in: root)
-        }
-        let leaf = panels[37].sublayers![5]
-        pair.frame(at: 999)
-        pair.commit {
-            let slide = CABasicAnimation(keyPath: "position.x")
-            slide.byValue = 50
-            slide.beginTime = 1000
-            slide.duration = 10
-            leaf.add(slide, forKey: "slide")
-        }
+        let (pair, panels, leaf) = sceneWithASlidingLeaf()
         XCTAssertEqual(pair.frame(at: 1001).statistics.layersRecomputed, 1)
         let release = CommitPacket(changes: [], released: [panels[37].layerID])
         pair.retained.apply(release)
