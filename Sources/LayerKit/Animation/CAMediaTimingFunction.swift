@@ -40,8 +40,10 @@ public final class CAMediaTimingFunction: Hashable, Sendable, CustomStringConver
     /// The second inner control point (P2), as given.
     package let c2x: Float, c2y: Float
 
-    /// The curve, as a value (what compiled animations keep inline: `TypedPropertyAnimation`).
-    package let curve: CubicTimingCurve
+    // x(t) = ((ax·t + bx)·t + cx)·t and likewise y(t): the Bézier with P0 = (0, 0) and P3 = (1, 1) in
+    // power form (cx = 3·p1, bx = 3·(p2 − p1) − cx, ax = 1 − cx − bx).
+    private let ax: Double, bx: Double, cx: Double
+    private let ay: Double, by: Double, cy: Double
 
     /// A curve with inner control points (c1x, c1y) and (c2x, c2y).
     public init(controlPoints c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float) {
@@ -49,7 +51,14 @@ public final class CAMediaTimingFunction: Hashable, Sendable, CustomStringConver
         self.c1y = c1y
         self.c2x = c2x
         self.c2y = c2y
-        curve = CubicTimingCurve(c1x, c1y, c2x, c2y)
+        let x1 = min(max(Double(c1x), 0), 1), x2 = min(max(Double(c2x), 0), 1)
+        cx = 3 * x1
+        bx = 3 * (x2 - x1) - cx
+        ax = 1 - cx - bx
+        let y1 = Double(c1y), y2 = Double(c2y)
+        cy = 3 * y1
+        by = 3 * (y2 - y1) - cy
+        ay = 1 - cy - by
     }
 
     /// One of Core Animation's predefined curves. A name that is none of them gives `.linear`'s curve.
@@ -73,41 +82,6 @@ public final class CAMediaTimingFunction: Hashable, Sendable, CustomStringConver
         case 2: (ptr[0], ptr[1]) = (c2x, c2y)
         default: (ptr[0], ptr[1]) = (1, 1)
         }
-    }
-
-    /// The curve's y at `x`, the fraction of time elapsed (`CubicTimingCurve.value(at:)`).
-    package func value(at x: Double) -> Double { curve.value(at: x) }
-
-    public static func == (lhs: CAMediaTimingFunction, rhs: CAMediaTimingFunction) -> Bool {
-        lhs.c1x == rhs.c1x && lhs.c1y == rhs.c1y && lhs.c2x == rhs.c2x && lhs.c2y == rhs.c2y
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(c1x)
-        hasher.combine(c1y)
-        hasher.combine(c2x)
-        hasher.combine(c2y)
-    }
-
-    public var description: String { "CAMediaTimingFunction(\(c1x), \(c1y), \(c2x), \(c2y))" }
-}
-
-/// A timing function's curve as a value: the cubic Bézier from (0, 0) to (1, 1) through two inner
-/// control points, in power form, x(t) = ((ax·t + bx)·t + cx)·t and likewise y(t) (cx = 3·p1,
-/// bx = 3·(p2 − p1) − cx, ax = 1 − cx − bx), the x control points clamped to 0…1.
-package struct CubicTimingCurve: Sendable, Equatable {
-    private let ax: Double, bx: Double, cx: Double
-    private let ay: Double, by: Double, cy: Double
-
-    package init(_ c1x: Float, _ c1y: Float, _ c2x: Float, _ c2y: Float) {
-        let x1 = min(max(Double(c1x), 0), 1), x2 = min(max(Double(c2x), 0), 1)
-        cx = 3 * x1
-        bx = 3 * (x2 - x1) - cx
-        ax = 1 - cx - bx
-        let y1 = Double(c1y), y2 = Double(c2y)
-        cy = 3 * y1
-        by = 3 * (y2 - y1) - cy
-        ay = 1 - cy - by
     }
 
     /// The curve's y at `x`, the fraction of time elapsed; x is clamped to 0…1 (NaN reads as 0).
@@ -149,4 +123,17 @@ package struct CubicTimingCurve: Sendable, Equatable {
         }
         return 0.5 * (low + high)
     }
+
+    public static func == (lhs: CAMediaTimingFunction, rhs: CAMediaTimingFunction) -> Bool {
+        lhs.c1x == rhs.c1x && lhs.c1y == rhs.c1y && lhs.c2x == rhs.c2x && lhs.c2y == rhs.c2y
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(c1x)
+        hasher.combine(c1y)
+        hasher.combine(c2x)
+        hasher.combine(c2y)
+    }
+
+    public var description: String { "CAMediaTimingFunction(\(c1x), \(c1y), \(c2x), \(c2y))" }
 }

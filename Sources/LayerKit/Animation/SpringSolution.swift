@@ -40,12 +40,10 @@ package struct SpringSolution: Sendable, Equatable {
     /// ζ = c / (2√(k·m)) as the motion uses it: at most 1 unless overdamping is allowed.
     package let dampingRatio: Double
 
-    /// The motion in closed form: all that evaluating the spring takes (what compiled animations keep
-    /// inline: `TypedPropertyAnimation`).
-    package let motion: Motion
+    private let motion: Motion
 
     /// The displacement x(t) = value − 1 in one of its closed forms.
-    package enum Motion: Sendable, Equatable {
+    private enum Motion: Sendable, Equatable {
         /// e^(−decay·t)·(cosine·cos(frequency·t) + sine·sin(frequency·t)).
         case underdamped(decay: Double, frequency: Double, cosine: Double, sine: Double)
         /// e^(−rate·t)·(constant + linear·t).
@@ -54,24 +52,6 @@ package struct SpringSolution: Sendable, Equatable {
         case overdamped(firstRate: Double, first: Double, secondRate: Double, second: Double)
         /// An infinitely stiff spring: at the target as soon as t > 0.
         case instant
-
-        /// The fraction of the way from the start to the target at `t` seconds (t < 0 reads as 0).
-        package func value(at t: Double) -> Double {
-            1 + displacement(at: max(t, 0))
-        }
-
-        private func displacement(at t: Double) -> Double {
-            switch self {
-            case let .underdamped(decay, frequency, cosine, sine):
-                return exp(-decay * t) * (cosine * cos(frequency * t) + sine * sin(frequency * t))
-            case let .critical(rate, constant, linear):
-                return exp(-rate * t) * (constant + linear * t)
-            case let .overdamped(firstRate, first, secondRate, second):
-                return first * exp(firstRate * t) + second * exp(secondRate * t)
-            case .instant:
-                return t > 0 ? 0 : -1
-            }
-        }
     }
 
     /// A spring with Core Animation's parameters. Invalid values are replaced as `CASpringAnimation`'s
@@ -142,7 +122,22 @@ package struct SpringSolution: Sendable, Equatable {
     }
 
     /// The fraction of the way from the start to the target at `t` seconds (t < 0 reads as 0).
-    package func value(at t: Double) -> Double { motion.value(at: t) }
+    package func value(at t: Double) -> Double {
+        1 + displacement(at: max(t, 0))
+    }
+
+    private func displacement(at t: Double) -> Double {
+        switch motion {
+        case let .underdamped(decay, frequency, cosine, sine):
+            return exp(-decay * t) * (cosine * cos(frequency * t) + sine * sin(frequency * t))
+        case let .critical(rate, constant, linear):
+            return exp(-rate * t) * (constant + linear * t)
+        case let .overdamped(firstRate, first, secondRate, second):
+            return first * exp(firstRate * t) + second * exp(secondRate * t)
+        case .instant:
+            return t > 0 ? 0 : -1
+        }
+    }
 
     /// How long the spring takes to come to rest: `settlingDuration(epsilon: 0.001)`, what
     /// `CASpringAnimation.settlingDuration` reports for speed 1 (Core Animation divides by |speed| and

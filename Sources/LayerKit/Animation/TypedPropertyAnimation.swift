@@ -19,17 +19,23 @@ package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
     package let by: Value?
     package let additive: Bool
     package let cumulative: Bool
-    /// How progress becomes the fraction of the way: one field holding only what evaluating it takes,
-    /// by value — the timing function's curve or the spring's motion (a spring's fraction of the way at
-    /// each time replaces the timing function). Nothing in it is counted by reference: a frame copies
-    /// the animation out of its layer's `PackedAnimations`, and a boxed spring or a timing function
-    /// object cost a retain and a release per animation per frame, on an object of its own far off.
+    /// How progress becomes the fraction of the way: one field, the spring boxed, so that the animation
+    /// stays small where it lies inline in its layer's `PackedAnimations` (a frame reads it there).
     private let pace: Pace
 
     private enum Pace: Sendable {
         case linear
-        case timing(CubicTimingCurve)
-        case spring(SpringSolution.Motion)
+        case timing(CAMediaTimingFunction)
+        indirect case spring(SpringSolution)
+    }
+
+    package var timingFunction: CAMediaTimingFunction? {
+        if case .timing(let function) = pace { function } else { nil }
+    }
+
+    /// Set for a spring animation: its fraction of the way at each time replaces the timing function.
+    package var spring: SpringSolution? {
+        if case .spring(let solution) = pace { solution } else { nil }
     }
 
     package init(channel: Channel, from: Value?, to: Value?, by: Value?, additive: Bool, cumulative: Bool,
@@ -40,7 +46,7 @@ package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
         self.by = by
         self.additive = additive
         self.cumulative = cumulative
-        pace = spring.map { .spring($0.motion) } ?? timingFunction.map { .timing($0.curve) } ?? .linear
+        pace = spring.map(Pace.spring) ?? timingFunction.map(Pace.timing) ?? .linear
     }
 
     /// Applies the animation at `progress` to `store`. False when the store does not hold the channel's
@@ -73,8 +79,8 @@ package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
         let (a, b) = endpoints(base: underlying)
         let fraction = switch pace {
         case .linear: progress
-        case .timing(let curve): curve.value(at: progress)
-        case .spring(let motion): motion.value(at: progress * duration)
+        case .timing(let function): function.value(at: progress)
+        case .spring(let solution): solution.value(at: progress * duration)
         }
         var value = Value.interpolate(a, b, fraction)
         // Cumulative repeats start where the previous iteration ended.
