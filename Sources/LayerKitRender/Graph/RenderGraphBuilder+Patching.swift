@@ -70,9 +70,13 @@ extension RenderGraphBuilder {
         assert(animated.isSubset(of: tree.animatedLayers), "a patch is asked about animated layers only")
         var changed: [Unmanaged<RenderNode>] = []
         changed.reserveCapacity(dirty.count + animated.count)
-        for layer in dirty {
-            if let node = tree[layer] { changed.append(.passUnretained(node)) }
+        func lookUp(_ layers: Set<LayerID>) {
+            for layer in layers {
+                if let node = tree[layer] { changed.append(.passUnretained(node)) }
+            }
         }
+        lookUp(dirty)
+        // `animated` is all of the tree's animated layers when it is as many (it is never more).
         if animated.count == tree.animatedLayers.count {
             if frame.animatedNodes?.revision != tree.animatedLayersRevision {
                 frame.animatedNodes = (tree.animatedLayersRevision, animated.compactMap { tree[$0] })
@@ -81,9 +85,7 @@ extension RenderGraphBuilder {
                 nodes.withMemoryRebound(to: Unmanaged<RenderNode>.self) { changed.append(contentsOf: $0) }
             }
         } else {
-            for layer in animated {
-                if let node = tree[layer] { changed.append(.passUnretained(node)) }
-            }
+            lookUp(animated)
         }
         // Patch roots, with where their draws start (sorting on a copy of the key, not the record).
         var roots: [(start: Int, node: RenderNode)] = []

@@ -48,8 +48,9 @@ package final class RenderNode: @unchecked Sendable {
     /// Whether `animations` write nothing but where the layer is placed, its opacity and whether it is
     /// hidden (`RenderTree.placementKeys`): its presented copy then looks like it in its own space.
     @exclusivity(unchecked) package private(set) var animationsOnlyPlace = true
-    /// `animations` laid out for evaluating frames.
-    @exclusivity(unchecked) package private(set) var packedAnimations = PackedAnimations([])
+    /// `animations` laid out for evaluating frames: the owner of `packedAnimationEntries`, which frames
+    /// read instead.
+    @exclusivity(unchecked) private var packedAnimations = PackedAnimations([])
     /// `packedAnimations`' entries where they lie (valid while `packedAnimations` holds them): a frame
     /// evaluates them, and fetches them ahead (`prefetchForPresenting`), without retaining their buffer,
     /// a write to an object far off per animated layer.
@@ -191,8 +192,8 @@ package final class RenderNode: @unchecked Sendable {
     /// Asks the CPU to fetch what presenting this node reads besides the node itself, ahead of its use:
     /// the reused presentation copy's placement (`placementBytes`: animations that only place the
     /// layer touch nothing else of it), and the packed animations' buffer (its header and its entries)
-    /// — separate objects, as scattered as the nodes. (Through their
-    /// addresses: retaining either would write to the very memory still being fetched, and wait for it.)
+    /// — separate objects, as scattered as the nodes. (Through their addresses: retaining either would
+    /// write to the very memory still being fetched, and wait for it.)
     func prefetchForPresenting() {
         if let address = presentationScratchAddress { lk_prefetch(address, Self.placementBytes) }
         if let start = packedAnimationEntries.baseAddress, !packedAnimationEntries.isEmpty {
