@@ -35,14 +35,16 @@ package enum AnimationEvaluator {
     package static func apply<Store: AnimatedPropertyStore>(_ entries: UnsafeBufferPointer<PackedAnimations.Entry>, layerTime time: Double,
                                                             to store: inout Store, awaitingStart: Set<AnimationID>? = nil) -> Report {
         var report = Report()
-        // Steady frames await no start: no lookup per animation then.
-        let reportsEveryRunning = awaitingStart == nil, awaiting = awaitingStart ?? []
+        // Steady frames await no start: no lookup per animation then. (The set is read where it lies: a
+        // copy of it retained its storage per layer per frame.)
+        let reportsEveryRunning = awaitingStart == nil
         for index in entries.indices {
             let timing = entries[index].timing
             let state = timing.evaluate(parentTime: time)
             if state.isFinished {
                 report.finished.append(entries[index].id)
-            } else if time >= timing.beginTime, reportsEveryRunning || (!awaiting.isEmpty && awaiting.contains(entries[index].id)) {
+            } else if time >= timing.beginTime,
+                      reportsEveryRunning || awaitingStart.map({ !$0.isEmpty && $0.contains(entries[index].id) }) == true {
                 report.running.append(entries[index].id)
             }
             guard let progress = state.progress else { continue }

@@ -83,7 +83,27 @@ package struct MediaTimingParameters: Sendable, Equatable {
     package var repeatDuration: Double
     package var autoreverses: Bool
     package var duration: Double
-    package var fillMode: CAMediaTimingFillMode
+    /// What `fillMode` holds, resolved once: the render thread copies timings per animation per frame,
+    /// and the mode's string made each copy retain and release it.
+    package var fillsBackwards: Bool
+    package var fillsForwards: Bool
+
+    /// The fill mode the two flags stand for (a raw value naming none of the four reads as `.removed`,
+    /// which it behaves as).
+    package var fillMode: CAMediaTimingFillMode {
+        get {
+            switch (fillsBackwards, fillsForwards) {
+            case (true, true): .both
+            case (true, false): .backwards
+            case (false, true): .forwards
+            case (false, false): .removed
+            }
+        }
+        set {
+            fillsBackwards = newValue.fillsBackwards
+            fillsForwards = newValue.fillsForwards
+        }
+    }
 
     /// Core Animation's defaults: begin 0, offset 0, speed 1, one iteration, no autoreverse, duration 0,
     /// fill `.removed`.
@@ -97,7 +117,8 @@ package struct MediaTimingParameters: Sendable, Equatable {
         self.repeatDuration = repeatDuration
         self.autoreverses = autoreverses
         self.duration = duration
-        self.fillMode = fillMode
+        fillsBackwards = fillMode.fillsBackwards
+        fillsForwards = fillMode.fillsForwards
     }
 
     /// The current timing values of `object`.
@@ -218,16 +239,16 @@ package struct MediaTimingParameters: Sendable, Equatable {
         let elapsed = speed == 0 ? 0 : (t - beginTime) * abs(speed)
         guard duration > 0 else {
             if elapsed < 0 {
-                return TimingResult(phase: .before, progress: fillMode.fillsBackwards ? 0 : nil, iteration: 0)
+                return TimingResult(phase: .before, progress: fillsBackwards ? 0 : nil, iteration: 0)
             }
-            return TimingResult(phase: .after, progress: fillMode.fillsForwards ? (autoreverses ? 0 : 1) : nil, iteration: 0)
+            return TimingResult(phase: .after, progress: fillsForwards ? (autoreverses ? 0 : 1) : nil, iteration: 0)
         }
         if elapsed < 0 {
-            guard fillMode.fillsBackwards else { return TimingResult(phase: .before, progress: nil, iteration: 0) }
+            guard fillsBackwards else { return TimingResult(phase: .before, progress: nil, iteration: 0) }
             return position(atElapsed: 0, span: span, phase: .before)
         }
         if elapsed >= span {
-            guard fillMode.fillsForwards else {
+            guard fillsForwards else {
                 return TimingResult(phase: .after, progress: nil, iteration: lastIteration)
             }
             return position(atElapsed: span, span: span, phase: .after)

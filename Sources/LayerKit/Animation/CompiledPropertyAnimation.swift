@@ -50,7 +50,7 @@ package enum CompiledPropertyAnimation: Sendable {
         case (.point, .whole):
             compiled = typed(PointChannel(property: property, isRectOrigin: false)).map(Self.point)
         case (.point, .x), (.point, .y):
-            compiled = typed(ScalarChannel(property: property, place: .pointPart(component))).map(Self.scalar)
+            compiled = ScalarChannel.Part(component).flatMap { typed(ScalarChannel(property: property, place: .pointPart($0))) }.map(Self.scalar)
         case (.rect, .whole):
             compiled = typed(RectChannel(property: property)).map(Self.rect)
         case (.rect, .origin):
@@ -58,7 +58,7 @@ package enum CompiledPropertyAnimation: Sendable {
         case (.rect, .size):
             compiled = typed(SizeChannel(property: property, place: .rectSize)).map(Self.size)
         case (.rect, .originX), (.rect, .originY), (.rect, .sizeWidth), (.rect, .sizeHeight):
-            compiled = typed(ScalarChannel(property: property, place: .rectPart(component))).map(Self.scalar)
+            compiled = ScalarChannel.Part(component).flatMap { typed(ScalarChannel(property: property, place: .rectPart($0))) }.map(Self.scalar)
         case (.color, .whole):
             compiled = typed(ColorChannel(property: property)).map(Self.color)
         case (.transform, .whole):
@@ -66,7 +66,7 @@ package enum CompiledPropertyAnimation: Sendable {
         case (.transform, .translation(nil)):
             compiled = typed(SizeChannel(property: property, place: .transformTranslation)).map(Self.size)
         case (.transform, .rotation), (.transform, .scale), (.transform, .translation):
-            compiled = typed(ScalarChannel(property: property, place: .transformPart(component))).map(Self.scalar)
+            compiled = ScalarChannel.Part(component).flatMap { typed(ScalarChannel(property: property, place: .transformPart($0))) }.map(Self.scalar)
         default:
             compiled = nil
         }
