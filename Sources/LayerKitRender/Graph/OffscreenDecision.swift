@@ -85,15 +85,14 @@ package enum OffscreenDecision {
     /// the w = 0 plane (the image is then unbounded).
     private static func projectedBounds(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double,
                                         through toClipSpace: PlaneHomography, targetWidth: Int, targetHeight: Int) -> PixelRect? {
-        var lo = SIMD2<Double>(.infinity, .infinity), hi = SIMD2<Double>(-.infinity, -.infinity)
-        for (x, y) in [(minX, minY), (maxX, minY), (minX, maxY), (maxX, maxY)] {
-            let h = x * toClipSpace.r0 + y * toClipSpace.r1 + toClipSpace.r2
-            guard h.z > 1e-9, h.x.isFinite, h.y.isFinite else { return nil }
-            let pixel = SIMD2((h.x / h.z + 1) * Double(targetWidth) / 2, (h.y / h.z + 1) * Double(targetHeight) / 2)
-            lo = pointwiseMin(lo, pixel)
-            hi = pointwiseMax(hi, pixel)
-        }
-        return PixelRect(covering: lo.x, lo.y, hi.x, hi.y)
+        // The four corners at once, one lane each (every draw's footprint is asked for every frame).
+        let x = SIMD4(minX, maxX, minX, maxX), y = SIMD4(minY, minY, maxY, maxY)
+        let (r0, r1, r2) = (toClipSpace.r0, toClipSpace.r1, toClipSpace.r2)
+        let hx = x * r0.x + y * r1.x + r2.x, hy = x * r0.y + y * r1.y + r2.y, hz = x * r0.z + y * r1.z + r2.z
+        // x − x is 0 exactly where x is finite.
+        guard all(hz .> 1e-9), all((hx - hx) .== .zero), all((hy - hy) .== .zero) else { return nil }
+        let px = (hx / hz + 1) * Double(targetWidth) / 2, py = (hy / hz + 1) * Double(targetHeight) / 2
+        return PixelRect(covering: px.min(), py.min(), px.max(), py.max())
     }
 
     /// The pixel bounds of the instance's analytic clip, or nil when they cannot be bounded.

@@ -137,7 +137,7 @@ extension RenderGraphBuilder {
         let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
         let homography = PlaneHomography(toPixels)
         let determinant = homography.determinant
-        guard determinant.isFinite, abs(determinant) > 1e-12, homography.inverted() != nil else { return true }
+        guard determinant.isFinite, abs(determinant) > 1e-12, homography.isInvertible else { return true }
         if !node.isDoubleSided && determinant < 0 { return true }
         let localToClip = Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip))
         let mapFlags: LayerInstance.Flags = Self.isSimilarity(homography) ? [.similarityMap] : []

@@ -42,13 +42,21 @@ package struct PlaneHomography: Equatable, Sendable {
     /// lengthens one row, does not make a map singular.
     package func inverted() -> PlaneHomography? {
         let det = determinant
-        func length(_ r: SIMD3<Double>) -> Double { (r * r).sum().squareRoot() }
-        let bound = length(r0) * length(r1) * length(r2)
-        guard det.isFinite, bound > 0, abs(det) > 1e-12 * bound else { return nil }
+        guard isInvertible(determinant: det) else { return nil }
         let c0 = SIMD3(r1.y * r2.z - r1.z * r2.y, r0.z * r2.y - r0.y * r2.z, r0.y * r1.z - r0.z * r1.y)
         let c1 = SIMD3(r1.z * r2.x - r1.x * r2.z, r0.x * r2.z - r0.z * r2.x, r0.z * r1.x - r0.x * r1.z)
         let c2 = SIMD3(r1.x * r2.y - r1.y * r2.x, r0.y * r2.x - r0.x * r2.y, r0.x * r1.y - r0.y * r1.x)
         return PlaneHomography(r0: c0 / det, r1: c1 / det, r2: c2 / det)
+    }
+
+    /// Whether `inverted()` gives an inverse, without working it out (the render thread asks this of
+    /// every layer it draws).
+    package var isInvertible: Bool { isInvertible(determinant: determinant) }
+
+    private func isInvertible(determinant det: Double) -> Bool {
+        func length(_ r: SIMD3<Double>) -> Double { (r * r).sum().squareRoot() }
+        let bound = length(r0) * length(r1) * length(r2)
+        return det.isFinite && bound > 0 && abs(det) > 1e-12 * bound
     }
 
     /// Maps a point: `(X, Y, W)`.
