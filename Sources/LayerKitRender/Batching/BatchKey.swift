@@ -35,6 +35,14 @@ package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
         customKernel = item.pointee.customKernel
     }
 
+    /// Whether the draw at `item`, drawn in `phase`, has this key: `BatchKey(at: item, depth: phase) == self`,
+    /// compared where the draw lies, so that a draw joining a batch copies (and retains) nothing.
+    package func matches(_ item: UnsafePointer<DrawItem>, depth phase: DepthPhase) -> Bool {
+        depth == phase && blend == item.pointee.blend && stencilReference == item.pointee.stencilReference
+            && texture == item.pointee.texture && stencilCommand == item.pointee.stencilCommand
+            && customKernel == item.pointee.customKernel
+    }
+
     package var description: String {
         var text: String
         switch texture?.source {

@@ -59,21 +59,25 @@ package struct Batcher {
         var building: [Building] = []
         building.reserveCapacity(merge ? 16 : items.count)
 
+        // A draw's key is made only for a batch it starts or a lookup by hash; compared with a batch's
+        // key where it lies (`BatchKey.matches`), a draw joining a batch copies and retains nothing.
         // Opaque phase: front to back, one batch per key.
         if let phases {
             var batchOfKey: [BatchKey: Int] = [:]
             // Neighbours mostly share a key: compared with the last one's, most items hash nothing.
-            var last: (key: BatchKey, batch: Int)?
+            var last: Int?
             for index in items.indices.reversed() where phases[index] == .opaque {
+                if merge, let last, building[last].key.matches(draws + index, depth: .opaque) {
+                    building[last].items.append(index)
+                    continue
+                }
                 let key = BatchKey(at: draws + index, depth: .opaque)
-                if merge, let last, last.key == key {
-                    building[last.batch].items.append(index)
-                } else if merge, let existing = batchOfKey[key] {
+                if merge, let existing = batchOfKey[key] {
                     building[existing].items.append(index)
-                    last = (key, existing)
+                    last = existing
                 } else {
                     batchOfKey[key] = building.count
-                    last = (key, building.count)
+                    last = building.count
                     building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
                 }
             }
@@ -82,21 +86,21 @@ package struct Batcher {
         // the last stencil clip command (`wall`).
         var wall = building.count
         for index in items.indices where phases?[index] != .opaque {
-            let key = BatchKey(at: draws + index, depth: phases?[index] ?? .none)
+            let phase = phases?[index] ?? .none
             let footprint = footprints[index]
-            if key.stencilCommand != nil {
-                building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
+            if draws[index].stencilCommand != nil {
+                building.append(Building(key: BatchKey(at: draws + index, depth: phase), items: [index], region: BatchRegion(limit: 0)))
                 wall = building.count
                 continue
             }
             guard merge else {
-                building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
+                building.append(Building(key: BatchKey(at: draws + index, depth: phase), items: [index], region: BatchRegion(limit: 0)))
                 continue
             }
             var target: Int?
             var candidate = building.count - 1
             while candidate >= max(wall, building.count - lookBack) {
-                if building[candidate].key == key {
+                if building[candidate].key.matches(draws + index, depth: phase) {
                     target = candidate
                     break
                 }
@@ -109,7 +113,7 @@ package struct Batcher {
             } else {
                 var region = BatchRegion(limit: rectsPerBatch)
                 region.add(footprint)
-                building.append(Building(key: key, items: [index], region: region))
+                building.append(Building(key: BatchKey(at: draws + index, depth: phase), items: [index], region: region))
             }
         }
 
