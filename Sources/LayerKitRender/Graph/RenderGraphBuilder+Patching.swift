@@ -87,8 +87,9 @@ extension RenderGraphBuilder {
         } else {
             lookUp(animated)
         }
-        // Patch roots, with where their draws start (sorting on a copy of the key, not the record).
-        var roots: [(start: Int, node: RenderNode)] = []
+        // Patch roots, with where their draws start (sorting on a copy of the key, not the record). Held
+        // unretained, as `changed` is: the tree holds them.
+        var roots: [(start: Int, node: Unmanaged<RenderNode>)] = []
         for position in changed.indices {
             if position + Self.patchFetchDistance < changed.count {
                 RenderNode.prefetch(changed[position + Self.patchFetchDistance], withRecord: true)
@@ -101,16 +102,16 @@ extension RenderGraphBuilder {
             }
             if node.retained.patchSerial != serial {
                 node.retained.patchSerial = serial
-                roots.append((node.retained.items.lowerBound, node))
+                roots.append((node.retained.items.lowerBound, .passUnretained(node)))
             }
         }
         if roots.count > 1 {
             // A root inside another root's subtree is redrawn by that one.
             roots.removeAll { root in
-                var ancestor = root.node.retained.parent
+                var ancestor = root.node._withUnsafeGuaranteedRef { $0.retained.parentReference }
                 while let node = ancestor {
-                    if node.retained.patchSerial == serial { return true }
-                    ancestor = node.retained.parent
+                    if node._withUnsafeGuaranteedRef({ $0.retained.patchSerial == serial }) { return true }
+                    ancestor = node._withUnsafeGuaranteedRef { $0.retained.parentReference }
                 }
                 return false
             }
@@ -130,26 +131,30 @@ extension RenderGraphBuilder {
             // The root a few places ahead, its presentation copy and its old draws are fetched meanwhile.
             if position + Self.patchFetchDistance < roots.count {
                 let ahead = roots[position + Self.patchFetchDistance]
-                Unmanaged.passUnretained(ahead.node)._withUnsafeGuaranteedRef { $0.prefetchForPresenting() }
-                RenderNode.prefetch(.passUnretained(ahead.node), withRecord: true)
+                ahead.node._withUnsafeGuaranteedRef { $0.prefetchForPresenting() }
+                RenderNode.prefetch(ahead.node, withRecord: true)
                 if ahead.start < frame.items.count { frame.items.withUnsafeBufferPointer { DrawItem.prefetch($0, at: ahead.start) } }
             }
-            let record = node.retained
-            let (presentedNode, localTime) = presented(node, parentTime: localTime(of: record.parent, time: time), context: &context)
-            guard presentedNode.zPosition == record.zPosition else { return nil }
+            let node = node.takeUnretainedValue()
+            let (presentedNode, localTime) = presented(node, parentTime: localTime(of: node.retained.parentReference, time: time),
+                                                       context: &context)
+            // The record is read where it lies, not copied out whole (two hundred bytes per root); the
+            // visit writes it anew, so what the redraw is checked against is kept first.
+            let (oldItems, oldSurfaces) = (node.retained.items, node.retained.surfaces)
+            guard presentedNode.zPosition == node.retained.zPosition else { return nil }
             scratch.removeAll(keepingCapacity: true)
             context.itemBase = start
             // The subtree opens its surfaces again under the numbers it had.
             context.offscreen = OffscreenPasses()
-            context.offscreen.nextSurface = record.surfaces.lowerBound
-            visitRecorded(node, presented: presentedNode, localTime: localTime, parent: record.parent, parentSpace: record.parentSpace,
-                          opacity: record.opacity, clip: record.clip, contentsFlipped: record.contentsFlipped,
-                          context: &context, into: &scratch)
+            context.offscreen.nextSurface = oldSurfaces.lowerBound
+            visitRecorded(node, presented: presentedNode, localTime: localTime, parent: node.retained.parent,
+                          parentSpace: node.retained.parentSpace, opacity: node.retained.opacity, clip: node.retained.clip,
+                          contentsFlipped: node.retained.contentsFlipped, context: &context, into: &scratch)
             node.retained.patchSerial = serial
             guard context.rasterization.isEmpty, context.pageSurfaces.isEmpty, context.cacheQuestions == 0,
-                  scratch.count == record.items.count, context.offscreen.nextSurface == record.surfaces.upperBound,
-                  context.offscreen.passes.count == record.surfaces.count else { return nil }
-            if !record.surfaces.isEmpty && placements == nil { placements = frame.surfaceSlots.compactMapValues(\.placement) }
+                  scratch.count == oldItems.count, context.offscreen.nextSurface == oldSurfaces.upperBound,
+                  context.offscreen.passes.count == oldSurfaces.count else { return nil }
+            if !oldSurfaces.isEmpty && placements == nil { placements = frame.surfaceSlots.compactMapValues(\.placement) }
             // Each surface keeps its size, reason, draw count and packing, so the packed pages and the
             // passes stay as they were: its draws are written over its old ones (moved onto its page).
             for pass in context.offscreen.passes {
@@ -201,9 +206,11 @@ extension RenderGraphBuilder {
     static let patchFetchDistance = 8
 
     /// The local time of `node` at absolute time `time`: its ancestors' timings applied from the root
-    /// down (`time` itself for nil, the root's superlayer).
-    private func localTime(of node: RenderNode?, time: Double) -> Double {
+    /// down (`time` itself for nil, the root's superlayer). Climbs without retaining (`RetainedNodeRecord.parentReference`).
+    private func localTime(of node: Unmanaged<RenderNode>?, time: Double) -> Double {
         guard let node else { return time }
-        return node.localTime(fromParentTime: localTime(of: node.retained.parent, time: time))
+        return node._withUnsafeGuaranteedRef { node in
+            node.localTime(fromParentTime: localTime(of: node.retained.parentReference, time: time))
+        }
     }
 }

@@ -272,7 +272,7 @@ package struct RenderGraphBuilder {
         let drewNoCache = cached == (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
                                      context.pageSurfaces.count, context.cacheQuestions)
         committed.retained = RetainedNodeRecord(
-            generation: context.generation, parent: parent, patchable: context.isolationDepth == 0 && drewNoCache,
+            generation: context.generation, parentReference: parent.map(Unmanaged.passUnretained), patchable: context.isolationDepth == 0 && drewNoCache,
             surfaces: firstSurface..<context.offscreen.nextSurface,
             parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
             items: context.itemBase + firstItem ..< context.itemBase + items.count, zPosition: node.zPosition)
@@ -441,7 +441,7 @@ package struct RenderGraphBuilder {
         if !isolated && Self.needsIsolation(node, opacity: ownOpacity) {
             if context.generation != 0, let maskID = node.mask, let mask = context.tree[maskID] {
                 // The mask is drawn inside the masked layer's isolation: a change to it redraws that layer.
-                mask.retained = RetainedNodeRecord(generation: context.generation, parent: context.tree[node.id])
+                mask.retained = RetainedNodeRecord(generation: context.generation, parentReference: context.tree[node.id].map(Unmanaged.passUnretained))
             }
             context.isolationDepth += 1
             visitIsolated(node, localTime: localTime, parentSpace: parentSpace, opacity: inherited, clip: inheritedClip,

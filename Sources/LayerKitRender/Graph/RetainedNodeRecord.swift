@@ -17,8 +17,10 @@ struct RetainedNodeRecord {
     /// `big`'s patch. It is read only in a record of the retained frame's generation, whose nodes the
     /// tree still holds: a frame is patched only while no layer of its tree was attached, detached or
     /// released since it was built (`FrameProducer`), and a build writes a parent's record before its
-    /// children's.
-    unowned(unsafe) var parent: RenderNode?
+    /// children's. Kept as an unmanaged reference, so that climbing reads it without retaining it.
+    var parentReference: Unmanaged<RenderNode>?
+    /// `parentReference`'s node.
+    var parent: RenderNode? { parentReference?.takeUnretainedValue() }
     /// The last patch that chose this node as a root (`RenderGraphBuilder.patch`).
     var patchSerial: UInt64 = 0
     /// Whether the subtree's draws are a contiguous range of the frame pass (`items`) that can be
