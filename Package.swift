@@ -46,7 +46,7 @@ let package = Package(
         // Executes a render graph with Vulkan; headless CARenderer.
         .target(
             name: "LayerKitVulkan",
-            dependencies: ["LayerKitRender", "CVulkan", "CGlslang", "CMalloc", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LayerKitRender", "CVulkan", "CGlslang", "CMalloc", "CPrefetch", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings,
             plugins: ["ShaderCompilerPlugin"]
         ),

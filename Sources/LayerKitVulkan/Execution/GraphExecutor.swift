@@ -1,3 +1,4 @@
+import CPrefetch
 import CVulkan
 import LayerKit
 import LayerKitRender
@@ -95,6 +96,9 @@ final class GraphExecutor {
 
     /// Stencil images of offscreen surfaces alive now.
     var residentSurfaceStencils: Int { surfaceResources?.pool.residentStencils ?? 0 }
+
+    /// How many changed draws ahead a patched frame fetches the draw and its instance slot it will write.
+    private static let writeFetchDistance = 8
 
     /// Copies one instance into the mapped instance buffer at `destination`.
     private static func write(_ instance: LayerInstance, to destination: UnsafeMutableRawPointer, stride: Int) {
@@ -284,14 +288,15 @@ final class GraphExecutor {
               let quadIndices = frame.quadIndexBuffer else {
             preconditionFailure("frame \(frame.index) has no mapped instance buffer")
         }
-        /// Writes `item` at instance `slot`, its gradient's stops (if any) at word `stopWord`.
-        func writeDraw(_ item: DrawItem, slot: Int, stopWord: Int) {
-            var instance = item.instance
-            if let surface = item.texture?.surface, let scale = surfaceScales[surface] {
+        /// Writes the draw at `item` (read where it lies: a copy of a draw retains its references) at
+        /// instance `slot`, its gradient's stops (if any) at word `stopWord`.
+        func writeDraw(_ item: UnsafePointer<DrawItem>, slot: Int, stopWord: Int) {
+            var instance = item.pointee.instance
+            if case let .surface(surface)? = item.pointee.texture?.source, let scale = surfaceScales[surface] {
                 // uv 0…1 means the pass's pixels, the top-left part of the pooled image.
                 instance.uv *= SIMD4(scale.x, scale.y, scale.x, scale.y)
             }
-            if let gradient = item.gradient {
+            if let gradient = item.pointee.gradient {
                 instance.gradientStopWord = UInt32(stopWord)
                 gradient.stopWords.withUnsafeBytes { words in
                     (base + stopWord * wordStride).copyMemory(from: words.baseAddress!, byteCount: words.count)
@@ -302,24 +307,45 @@ final class GraphExecutor {
         if let patched {
             // The buffer holds an earlier revision of these draw lists (same passes, same draw counts, same
             // stop counts): rewrite what changed, each draw in its slot and its stops in their words.
-            let lineage = patched.lineage
+            // The changed draws lie scattered over long lists and their slots over a large buffer: while
+            // one is written, the draw a few places ahead is fetched and its slot fetched for writing
+            // (each run of changes in one pass reads that pass's draws where they lie).
+            let lineage = patched.lineage, changed = patched.changed
+            func slot(of draw: DrawListRevision.ChangedDraw) -> Int { lineage.passBase[draw.pass] + Int(lineage.slots[draw.pass][draw.item]) }
             var stopWordsWritten = 0
-            for draw in patched.changed {
-                let item = graph.passes[draw.pass].items[draw.item]
-                writeDraw(item, slot: lineage.passBase[draw.pass] + Int(lineage.slots[draw.pass][draw.item]),
-                          stopWord: lineage.stopStarts.isEmpty ? 0 : Int(lineage.stopStarts[draw.pass][draw.item]))
-                stopWordsWritten += item.gradient?.stopWordCount ?? 0
+            var runStart = 0
+            while runStart < changed.count {
+                let pass = changed[runStart].pass
+                var runEnd = runStart + 1
+                while runEnd < changed.count && changed[runEnd].pass == pass { runEnd += 1 }
+                graph.passes[pass].items.withUnsafeBufferPointer { items in
+                    guard let draws = items.baseAddress else { return }
+                    for position in runStart..<runEnd {
+                        if position + Self.writeFetchDistance < runEnd {
+                            let ahead = changed[position + Self.writeFetchDistance]
+                            lk_prefetch(draws + ahead.item, MemoryLayout<DrawItem>.size)
+                            lk_prefetch_for_write(base + slot(of: ahead) * stride, stride)
+                        }
+                        let draw = changed[position]
+                        writeDraw(draws + draw.item, slot: slot(of: draw),
+                                  stopWord: lineage.stopStarts.isEmpty ? 0 : Int(lineage.stopStarts[draw.pass][draw.item]))
+                        stopWordsWritten += draws[draw.item].gradient?.stopWordCount ?? 0
+                    }
+                }
+                runStart = runEnd
             }
             counters.instanceBytesWritten = patched.changed.count * stride + stopWordsWritten * wordStride
         } else {
             var index = 0
             var nextStopWord = total * stride / wordStride
             for (pass, plan) in zip(graph.passes, plans) {
-                for itemIndex in plan.order {
-                    let item = pass.items[itemIndex]
-                    writeDraw(item, slot: index, stopWord: nextStopWord)
-                    nextStopWord += item.gradient?.stopWordCount ?? 0
-                    index += 1
+                pass.items.withUnsafeBufferPointer { items in
+                    guard let draws = items.baseAddress else { return }
+                    for itemIndex in plan.order {
+                        writeDraw(draws + itemIndex, slot: index, stopWord: nextStopWord)
+                        nextStopWord += draws[itemIndex].gradient?.stopWordCount ?? 0
+                        index += 1
+                    }
                 }
             }
             counters.instanceBytesWritten = total * stride + stopWords * wordStride
