@@ -47,7 +47,7 @@ package struct CompileIndex: Sendable {
         withUnsafePointer(to: item) { occluderRect(at: $0) }
     }
 
-    private func occluderRect(at item: UnsafePointer<DrawItem>) -> PixelRect? {
+    func occluderRect(at item: UnsafePointer<DrawItem>) -> PixelRect? {
         guard let rect = OcclusionCuller.occluderRect(at: item, targetWidth: targetWidth, targetHeight: targetHeight),
               rect.width * rect.height >= minimumOccluderArea else { return nil }
         return rect

@@ -25,21 +25,44 @@ extension DrawListCompiler {
     package func patch(_ graph: inout RenderGraph, index: CompileIndex, items: [DrawItem],
                        replaced: [RenderGraphBuilder.ReplacedDraw]) -> [DrawListRevision.ChangedDraw]? {
         guard let framePass = index.compiledPass.last ?? nil, framePass == graph.passes.count - 1, options.isEmpty else { return nil }
+        let depthOrdered = graph.passes[framePass].depthOrdered, compiledCount = graph.passes[framePass].items.count
+        // Every draw is read where it lies (the builder's, the replaced one) and written once into its
+        // place: copying draws about (384 bytes each, their references retained) was most of the cost.
+        return items.withUnsafeBufferPointer { items in
+            replaced.withUnsafeBufferPointer { replaced in
+                graph.passes[framePass].items.withUnsafeMutableBufferPointer { compiled in
+                    patch(compiled, depthOrdered: depthOrdered, compiledCount: compiledCount, framePass: framePass, index: index,
+                          items: items, replaced: replaced)
+                }
+            }
+        }
+    }
+
+    /// `patch(_:index:items:replaced:)` over the frame pass's compiled draws.
+    private func patch(_ compiled: UnsafeMutableBufferPointer<DrawItem>, depthOrdered: Bool, compiledCount: Int, framePass: Int,
+                       index: CompileIndex, items: UnsafeBufferPointer<DrawItem>,
+                       replaced: UnsafeBufferPointer<RenderGraphBuilder.ReplacedDraw>) -> [DrawListRevision.ChangedDraw]? {
+        guard let builderDraws = items.baseAddress, let replacements = replaced.baseAddress,
+              let oldOffset = MemoryLayout<RenderGraphBuilder.ReplacedDraw>.offset(of: \.old) else { return [] }
         var rewritten: [DrawListRevision.ChangedDraw] = []
         rewritten.reserveCapacity(replaced.count)
-        for (position, (builderIndex, old)) in replaced.enumerated() {
+        for position in replaced.indices {
             // The compiled draw a few replacements ahead, to be overwritten, is fetched meanwhile: the
             // replaced draws lie scattered over a long compiled list.
             if position + RenderGraphBuilder.patchFetchDistance < replaced.count {
                 let ahead = Int(index.compiledIndex[replaced[position + RenderGraphBuilder.patchFetchDistance].index])
-                if ahead >= 0 { graph.passes[framePass].items.withUnsafeMutableBufferPointer { DrawItem.prefetchForWrite($0, at: ahead) } }
+                if ahead >= 0 { DrawItem.prefetchForWrite(compiled, at: ahead) }
             }
-            let new = items[builderIndex]
+            let builderIndex = replacements[position].index
+            let new = builderDraws + builderIndex
+            let old = UnsafeRawPointer(replacements + position).advanced(by: oldOffset).assumingMemoryBound(to: DrawItem.self)
             let compiledIndex = Int(index.compiledIndex[builderIndex])
-            guard compiledIndex >= 0, !ImageTiling.needsTiling(new, maxTextureSize: maxTextureSize),
-                  !placedInAtlas(old), !placedInAtlas(new), old.gradient?.stopWordCount == new.gradient?.stopWordCount,
-                  let footprint = OffscreenDecision.footprint(of: new, targetWidth: index.targetWidth, targetHeight: index.targetHeight),
-                  index.occluderRect(of: old) == nil, index.occluderRect(of: new) == nil
+            guard compiledIndex >= 0, !ImageTiling.needsTiling(new.pointee, maxTextureSize: maxTextureSize),
+                  !placedInAtlas(old.pointee), !placedInAtlas(new.pointee),
+                  old.pointee.gradient?.stopWordCount == new.pointee.gradient?.stopWordCount,
+                  let footprint = OffscreenDecision.footprint(of: new.pointee.instance, targetWidth: index.targetWidth,
+                                                              targetHeight: index.targetHeight),
+                  index.occluderRect(at: old) == nil, index.occluderRect(at: new) == nil
             else { return nil }
             for occluder in index.occluders where occluder.index > builderIndex && occluder.rect.intersects(footprint) {
                 return nil
@@ -47,19 +70,18 @@ extension DrawListCompiler {
             // A painter-ordered pass stays so (an opaque draw is drawn right in painter's order too; depth
             // order only spares fragments, `depthOrderPays`); a draw of a group resolved by depth needs a
             // full compile (its group is drawn front to back).
-            guard new.depthGroup == nil, old.depthGroup == nil else { return nil }
-            let phase = depthPhase(of: new, index: index)
-            guard phase == depthPhase(of: old, index: index), BatchKey(new, depth: phase) == BatchKey(old, depth: phase),
-                  Material(new) == Material(old),  // the batch's material, the join, still covers it
+            guard new.pointee.depthGroup == nil, old.pointee.depthGroup == nil else { return nil }
+            let phase = depthPhase(of: new.pointee, index: index)
+            guard phase == depthPhase(of: old.pointee, index: index), BatchKey(at: old, depth: phase).matches(new, depth: phase),
+                  Material(at: new) == Material(at: old),  // the batch's material, the join, still covers it
                   phase == .opaque || index.translucentInPainterOrder else { return nil }
-            var compiled = new
+            compiled[compiledIndex] = new.pointee
             // The depth the compile gave this place, worked out rather than read from the draw replaced: that
             // lies far off in a long list, and reading it waited on memory for each draw (big: 1,000 of
             // 100,000). Builder draws have depth 0, as a pass drawn without a depth test keeps them.
-            if graph.passes[framePass].depthOrdered {
-                compiled.instance.depth = Self.depth(ofDrawAt: compiledIndex, among: graph.passes[framePass].items.count)
+            if depthOrdered {
+                compiled[compiledIndex].instance.depth = Self.depth(ofDrawAt: compiledIndex, among: compiledCount)
             }
-            graph.passes[framePass].items[compiledIndex] = compiled
             rewritten.append(DrawListRevision.ChangedDraw(pass: framePass, item: compiledIndex))
         }
         return rewritten

@@ -41,7 +41,10 @@ extension RenderGraphBuilder {
     }
 
     /// A draw the patch replaced: its index in the frame pass and what it was.
-    package typealias ReplacedDraw = (index: Int, old: DrawItem)
+    package struct ReplacedDraw {
+        package var index: Int
+        package var old: DrawItem
+    }
 
     /// What a patch changed: the frame-pass draws it replaced, the offscreen passes (indices into
     /// `RetainedFrame.offscreen`, ascending) whose draws it rewrote, and the layers it redrew.
@@ -191,7 +194,7 @@ extension RenderGraphBuilder {
                 if let placements { SurfacePacker.relabel(&scratch[offset], placements) }
                 if frame.items[index] != scratch[offset] {
                     swap(&frame.items[index], &scratch[offset])
-                    patch.replaced.append((index, scratch[offset]))
+                    patch.replaced.append(ReplacedDraw(index: index, old: scratch[offset]))
                 }
             }
         }
