@@ -437,4 +437,23 @@ final class MediaTimingTests: XCTestCase {
         XCTAssertEqual(timing, MediaTimingParameters(beginTime: 1, timeOffset: 2, speed: 3, repeatCount: 4.5,
                                                      repeatDuration: 5, autoreverses: true, duration: 6, fillMode: .both))
     }
+
+    /// The fill mode is kept as two flags: each of Core Animation's four reads back as itself, and a raw
+    /// value naming none of them reads back, and behaves, as `.removed`.
+    func testFillModeKeptAsFlagsReadsBackAndHolds() {
+        for mode in [CAMediaTimingFillMode.removed, .forwards, .backwards, .both] {
+            XCTAssertEqual(MediaTimingParameters(beginTime: 1, duration: 1, fillMode: mode).fillMode, mode)
+        }
+        var timing = MediaTimingParameters(beginTime: 1, duration: 1, fillMode: CAMediaTimingFillMode(rawValue: "sideways"))
+        XCTAssertEqual(timing.fillMode, .removed)
+        assertTiming(timing, at: 0.5, .before, nil)
+        assertTiming(timing, at: 2.5, .after, nil)
+        // Before the start only a backward fill holds (progress 0); after the end only a forward one (1).
+        timing.fillMode = .both
+        assertTiming(timing, at: 0.5, .before, 0)
+        assertTiming(timing, at: 2.5, .after, 1)
+        timing.fillMode = .forwards
+        assertTiming(timing, at: 0.5, .before, nil)
+        assertTiming(timing, at: 2.5, .after, 1)
+    }
 }
