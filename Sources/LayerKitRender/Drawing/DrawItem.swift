@@ -167,7 +167,7 @@ package struct DrawItem: Equatable, Sendable {
 extension DrawItem {
     /// Asks the CPU to fetch the draw at `index` of `items` ahead of its use: a patch reads and writes a
     /// few scattered draws of a long list, each far from the last (`RenderGraphBuilder.patch`).
-    static func prefetch(_ items: UnsafeBufferPointer<DrawItem>, at index: Int) {
+    package static func prefetch(_ items: UnsafeBufferPointer<DrawItem>, at index: Int) {
         lk_prefetch(items.baseAddress! + index, MemoryLayout<DrawItem>.size)
     }
 

@@ -42,8 +42,9 @@ extension DrawListCompiler {
     private func patch(_ compiled: UnsafeMutableBufferPointer<DrawItem>, depthOrdered: Bool, compiledCount: Int, framePass: Int,
                        index: CompileIndex, items: UnsafeBufferPointer<DrawItem>,
                        replaced: UnsafeBufferPointer<RenderGraphBuilder.ReplacedDraw>) -> [DrawListRevision.ChangedDraw]? {
-        guard let builderDraws = items.baseAddress, let replacements = replaced.baseAddress,
-              let oldOffset = MemoryLayout<RenderGraphBuilder.ReplacedDraw>.offset(of: \.old) else { return [] }
+        guard let builderDraws = items.baseAddress, let replacements = replaced.baseAddress else { return [] }
+        // Where a replacement's old draw lies within it (a stored property: always known).
+        let oldOffset = MemoryLayout<RenderGraphBuilder.ReplacedDraw>.offset(of: \.old)!
         var rewritten: [DrawListRevision.ChangedDraw] = []
         rewritten.reserveCapacity(replaced.count)
         for position in replaced.indices {

@@ -292,7 +292,7 @@ final class GraphExecutor {
         /// instance `slot`, its gradient's stops (if any) at word `stopWord`.
         func writeDraw(_ item: UnsafePointer<DrawItem>, slot: Int, stopWord: Int) {
             var instance = item.pointee.instance
-            if case let .surface(surface)? = item.pointee.texture?.source, let scale = surfaceScales[surface] {
+            if let surface = item.pointee.texture?.surface, let scale = surfaceScales[surface] {
                 // uv 0…1 means the pass's pixels, the top-left part of the pooled image.
                 instance.uv *= SIMD4(scale.x, scale.y, scale.x, scale.y)
             }
@@ -323,7 +323,7 @@ final class GraphExecutor {
                     for position in runStart..<runEnd {
                         if position + Self.writeFetchDistance < runEnd {
                             let ahead = changed[position + Self.writeFetchDistance]
-                            lk_prefetch(draws + ahead.item, MemoryLayout<DrawItem>.size)
+                            DrawItem.prefetch(items, at: ahead.item)
                             lk_prefetch_for_write(base + slot(of: ahead) * stride, stride)
                         }
                         let draw = changed[position]
