@@ -185,7 +185,8 @@ final class CGContextTests: XCTestCase {
 
     func testCallerBufferReceivesPixelsInItsByteOrderTopRowFirst() throws {
         // premultipliedFirst + byteOrder32Little: B, G, R, A in memory, as Cairo and most Linux code use.
-        var buffer = [UInt8](repeating: 0, count: 4 * 2 * 4)
+        // Rows of 16 bytes (8 of pixels, 8 of padding) × 4 rows: the buffer must hold height × bytesPerRow.
+        var buffer = [UInt8](repeating: 0, count: 16 * 4)
         let info = 2 | CGBitmapInfo.byteOrder32Little.rawValue
         try buffer.withUnsafeMutableBytes { raw in
             let context = try XCTUnwrap(CGContext(
@@ -196,8 +197,8 @@ final class CGContextTests: XCTestCase {
             context.fill(CGRect(x: 0, y: 3, width: 1, height: 1))  // the top row, first pixel
         }
         XCTAssertEqual(Array(buffer[0 ..< 4]), [0, 128, 255, 255])
-        XCTAssertEqual(Array(buffer[4 ..< 16]), Array(repeating: 0, count: 12))
-        XCTAssertEqual(Array(buffer[16...]), Array(repeating: 0, count: 16))
+        XCTAssertEqual(Array(buffer[4 ..< 16]), Array(repeating: 0, count: 12))  // the second pixel and the padding
+        XCTAssertEqual(Array(buffer[16...]), Array(repeating: 0, count: 48))  // the three rows below
     }
 
     func testCallerBufferContentIsDrawnOver() throws {
