@@ -162,4 +162,30 @@ final class CATransform3DDecompositionTests: XCTestCase {
         let angles = locked.rotationAngles
         assertClose(angles, SIMD3(0, .pi / 2, 0.4), accuracy: 1e-6)
     }
+
+    /// A rotation part written into the identity (a spinning layer's every frame) is, bit for bit, the
+    /// rotation `CATransform3DMakeRotation` makes about that unit axis: signed zeros, NaN and large
+    /// angles included.
+    func testRotationPartWrittenIntoTheIdentityIsMakeRotationBitForBit() {
+        let angles: [CGFloat] = [0, -0.0, 0.3, -2.5, .pi, 1e6, -1e-300, .nan, .infinity]
+        for axis in 0...2 {
+            for angle in angles {
+                var written = CATransform3DIdentity
+                XCTAssertTrue(written.replaceAnimatedPart(.rotation(axis), with: angle))
+                let made = CATransform3DMakeRotation(angle, axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0)
+                XCTAssertEqual(bits(of: written), bits(of: made), "axis \(axis), angle \(angle)")
+            }
+        }
+        // Worked out: a quarter turn about z maps x to y (rows: m11 m12 = cos, sin).
+        var quarter = CATransform3DIdentity
+        _ = quarter.replaceAnimatedPart(.rotation(2), with: .pi / 2)
+        XCTAssertEqual(quarter.m12, 1)
+        XCTAssertEqual(quarter.m21, -1)
+        XCTAssertEqual(quarter.m11, cos(.pi / 2))
+        XCTAssertEqual(quarter.m33, 1)
+    }
+
+    private func bits(of t: CATransform3D) -> [UInt64] {
+        [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44].map { Double($0).bitPattern }
+    }
 }

@@ -255,8 +255,22 @@ extension CATransform3D {
         switch component {
         case .rotation(let axis):
             if CATransform3DIsIdentity(self) {
-                // The common case (a spinning layer): no decomposition needed.
-                self = CATransform3DMakeRotation(v, axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0)
+                // The common case (a spinning layer): no decomposition needed. For a finite angle five
+                // entries change, to exactly what `CATransform3DMakeRotation` about that unit axis gives
+                // them (its formula adds its zero terms: 0 ± s, and the axis' diagonal entry c + (1 − c)),
+                // without normalizing an axis or multiplying by its zeros. (Any other angle makes every
+                // entry of the rotation NaN there, through 1 − c.)
+                guard v.isFinite else {
+                    self = CATransform3DMakeRotation(v, axis == 0 ? 1 : 0, axis == 1 ? 1 : 0, axis == 2 ? 1 : 0)
+                    return true
+                }
+                let c = cos(v), sine = sin(v), s = 0 + sine, minusS = 0 - sine, diagonal = c + (1 - c)
+                switch axis {
+                case 0: (m11, m22, m23, m32, m33) = (diagonal, c, s, minusS, c)
+                case 1: (m11, m13, m22, m31, m33) = (c, minusS, diagonal, s, c)
+                case 2: (m11, m12, m21, m22, m33) = (c, s, minusS, c, diagonal)
+                default: break  // no axis: the identity, as a rotation about a zero vector is
+                }
                 return true
             }
             guard var parts = decomposed() else { return false }
