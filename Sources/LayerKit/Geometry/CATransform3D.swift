@@ -147,16 +147,27 @@ public func CATransform3DRotate(_ t: CATransform3D, _ angle: CGFloat, _ x: CGFlo
 }
 
 /// `a` then `b`: the matrix product `a * b` under the row-vector convention.
+@inlinable @inline(__always)
 public func CATransform3DConcat(_ a: CATransform3D, _ b: CATransform3D) -> CATransform3D {
     // Row i of a*b is row i of a (a row vector) taken through b — `b.transform(a[row: i])` written out,
     // in the same order of operations, with b's rows loaded once: the render thread concatenates
-    // several transforms per layer per frame.
-    let (b0, b1, b2, b3) = (b[row: 0], b[row: 1], b[row: 2], b[row: 3])
-    func through(_ x: CGFloat, _ y: CGFloat, _ z: CGFloat, _ w: CGFloat) -> SIMD4<Double> {
-        b0 * Double(x) + b1 * Double(y) + b2 * Double(z) + b3 * Double(w)
+    // several transforms per layer per frame. Always inlined: called, its arguments were written to the
+    // stack entry by entry and read back in pairs, which the CPU cannot forward from the stores (a stall
+    // per call, a third of its time); inlined, what the caller holds in registers stays there.
+    let b0 = SIMD4(Double(b.m11), Double(b.m12), Double(b.m13), Double(b.m14))
+    let b1 = SIMD4(Double(b.m21), Double(b.m22), Double(b.m23), Double(b.m24))
+    let b2 = SIMD4(Double(b.m31), Double(b.m32), Double(b.m33), Double(b.m34))
+    let b3 = SIMD4(Double(b.m41), Double(b.m42), Double(b.m43), Double(b.m44))
+    @inline(__always) func through(_ row: SIMD4<Double>) -> (CGFloat, CGFloat, CGFloat, CGFloat) {
+        let mapped = b0 * row.x + b1 * row.y + b2 * row.z + b3 * row.w
+        return (CGFloat(mapped.x), CGFloat(mapped.y), CGFloat(mapped.z), CGFloat(mapped.w))
     }
-    return CATransform3D(rows: through(a.m11, a.m12, a.m13, a.m14), through(a.m21, a.m22, a.m23, a.m24),
-                         through(a.m31, a.m32, a.m33, a.m34), through(a.m41, a.m42, a.m43, a.m44))
+    let r0 = through(SIMD4(Double(a.m11), Double(a.m12), Double(a.m13), Double(a.m14)))
+    let r1 = through(SIMD4(Double(a.m21), Double(a.m22), Double(a.m23), Double(a.m24)))
+    let r2 = through(SIMD4(Double(a.m31), Double(a.m32), Double(a.m33), Double(a.m34)))
+    let r3 = through(SIMD4(Double(a.m41), Double(a.m42), Double(a.m43), Double(a.m44)))
+    return CATransform3D(m11: r0.0, m12: r0.1, m13: r0.2, m14: r0.3, m21: r1.0, m22: r1.1, m23: r1.2, m24: r1.3,
+                         m31: r2.0, m32: r2.1, m33: r2.2, m34: r2.3, m41: r3.0, m42: r3.1, m43: r3.2, m44: r3.3)
 }
 
 // MARK: - Inversion
