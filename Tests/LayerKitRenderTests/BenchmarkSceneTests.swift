@@ -346,6 +346,30 @@ final class BenchmarkSceneTests: XCTestCase {
         XCTAssertFalse(frames.producer.needsFrame, "nothing animates and nothing was committed: no frame to render")
     }
 
+    /// The effects scene is laid out so that its counters do not depend on when frames fall (its doc
+    /// comment): over a whole scroll period of its background, sampled every 50 ms, every frame has as
+    /// many passes, and as many draws and batches in each. (Its packed backdrops once lost a few cards'
+    /// draws to a later member's background while the background scrolled: culled, and not drawn.)
+    func testEffectsSceneDrawsTheSameCountsWhateverTheTime() {
+        let frames = SceneFrames(EffectsScene.self)
+        // As the benchmark's renderer compiles (lavapipe's capabilities): depth, stencil and the atlas.
+        frames.producer.compiler.depthTesting = true
+        frames.producer.compiler.stencilClipping = true
+        frames.producer.compiler.surfaceStencilClipping = true
+        frames.producer.compiler.atlas = ImageAtlas()
+        var first: [[Int]]?
+        for step in 0...256 {
+            let t = Double(step) * 0.05
+            let counts = frames.graph(at: t).passes.map { [$0.items.count, $0.batches.count] }
+            if let first {
+                XCTAssertEqual(counts, first, "t = \(t)")
+            } else {
+                first = counts
+            }
+        }
+        XCTAssertEqual(first?.count, 9, "8 offscreen passes and the frame")
+    }
+
     // MARK: - Helpers
 
     /// The frame-pixel corners (top-left, top-right, bottom-right, bottom-left in layer space) of a

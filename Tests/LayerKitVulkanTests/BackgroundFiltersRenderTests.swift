@@ -66,4 +66,28 @@ final class BackgroundFiltersRenderTests: CARendererTestCase {
             return PixelRGBA(premultiplied: 0.5 + 0.5 * (1 - blue), 0.5, 0.5 + 0.5 * blue, 1)
         }
     }
+
+    /// Two inverting panels over one wide background, their backdrops packed into one page: each shows
+    /// its own backdrop. Behind the left panel a red stripe (x 44…52) lies over the blue background;
+    /// inverted, cyan in the blue's yellow. (Uncut, the right panel's background, drawn later on the page,
+    /// covered the left one's stripe, and the left panel showed yellow throughout.)
+    func testPackedBackdropsEachShowTheirOwnBackdrop() throws {
+        let root = makeRoot(width: 128, height: 64)
+        makeLayer(CGRect(x: 0, y: 0, width: 128, height: 64), CGColor(red: 0, green: 0, blue: 1, alpha: 1), in: root)
+        makeLayer(CGRect(x: 44, y: 0, width: 8, height: 64), CGColor(red: 1, green: 0, blue: 0, alpha: 1), in: root)
+        for x in [40.0, 80.0] {
+            makeLayer(CGRect(x: x, y: 16, width: 16, height: 32), nil, in: root).backgroundFilters = [CIFilter(name: "CIColorInvert")!]
+        }
+        let renderer = try makeRenderer(width: 128, height: 64)
+        renderer.layer = root
+        let image = try renderFrame(renderer)
+        let pages = renderer.lastGraph?.passes.filter { $0.name.hasPrefix("packed 2 surfaces") } ?? []
+        XCTAssertFalse(pages.isEmpty, "the two backdrops share a page")
+        assertPixels(image, "packed-backdrops", tolerance: 1) { x, y in
+            let red = (44..<52).contains(x)
+            let inPanel = (16..<48).contains(y) && ((40..<56).contains(x) || (80..<96).contains(x))
+            if inPanel { return red ? PixelRGBA(0, 255, 255, 255) : PixelRGBA(255, 255, 0, 255) }
+            return red ? PixelRGBA(255, 0, 0, 255) : PixelRGBA(0, 0, 255, 255)
+        }
+    }
 }

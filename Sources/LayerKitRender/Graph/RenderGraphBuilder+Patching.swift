@@ -168,7 +168,9 @@ extension RenderGraphBuilder {
                 for (offset, drawn) in pass.items.enumerated() {
                     var item = drawn
                     if let placement = slot.placement {
-                        item = SurfacePacker.moved(item, from: pass.target, to: placement.rect, inWidth: placement.pageWidth,
+                        // Confined to its surface as packing confined it; one that cannot be now is built in full.
+                        guard let confined = SurfacePacker.confined(item, to: pass.target) else { return nil }
+                        item = SurfacePacker.moved(confined, from: pass.target, to: placement.rect, inWidth: placement.pageWidth,
                                                    height: placement.pageHeight)
                     }
                     if let placements { SurfacePacker.relabel(&item, placements) }

@@ -12,7 +12,12 @@
 /// level's packable passes are placed with a shelf allocator (`AtlasAllocator`) on pages of at most
 /// `maxSide` pixels a side, one pixel of gutter around each, and each page is cut to what it holds.
 /// A page holding a single surface stays that surface's own pass.
-/// Cost: O(items) to relabel; O(surfaces × shelves) to place.
+/// A surface's own pass clips its items to the surface; a page does not clip them to their
+/// sub-rectangle, so each item is confined to its surface first (`confined`: a draw reaching past it,
+/// such as a wide background behind a backdrop, is cut to it), and a surface with an item that cannot be
+/// cut so (turned or projected past its surface) keeps its own pass. Uncut, a later member's background
+/// painted over the members before it on the page.
+/// Cost: O(items) to confine and relabel; O(surfaces × shelves) to place.
 package struct SurfacePacker: Sendable {
     /// The side of a shared target's page unless the device allows less.
     package static let defaultPageSide = 2_048
@@ -72,11 +77,21 @@ package struct SurfacePacker: Sendable {
         }
         var open: [GroupKey: Page] = [:]
         var pages: [Page] = []
+        // Each candidate's items confined to its surface; a surface whose items cannot all be stays unpacked.
+        var confinedItems: [Int: [DrawItem]] = [:]
         for (index, pass) in passes.enumerated() {
             guard let surface = pass.target.surface, packable.contains(surface) else { continue }
             let key = GroupKey(level: levels[index], reason: pass.reason, clear: pass.clearColor)
             let (width, height) = (pass.target.width + Self.gutter, pass.target.height + Self.gutter)
             guard width <= maxSide, height <= maxSide else { continue }
+            var confined: [DrawItem] = []
+            confined.reserveCapacity(pass.items.count)
+            for item in pass.items {
+                guard let kept = Self.confined(item, to: pass.target) else { break }
+                confined.append(kept)
+            }
+            guard confined.count == pass.items.count else { continue }
+            confinedItems[index] = confined
             var page = open[key] ?? Page(allocator: AtlasAllocator(width: maxSide, height: maxSide))
             var allocation = page.allocator.allocate(width: width, height: height)
             if allocation == nil {
@@ -112,7 +127,9 @@ package struct SurfacePacker: Sendable {
                     uv: SIMD4(Float(rect.minX) / Float(width), Float(rect.minY) / Float(height),
                               Float(rect.maxX) / Float(width), Float(rect.maxY) / Float(height)),
                     rect: rect, pageWidth: width, pageHeight: height, firstItem: items.count)
-                for item in pass.items { items.append(Self.moved(item, from: pass.target, to: rect, inWidth: width, height: height)) }
+                for item in confinedItems[passIndex] ?? [] {
+                    items.append(Self.moved(item, from: pass.target, to: rect, inWidth: width, height: height))
+                }
             }
             let first = passes[page.members[0].pass]
             sharedPasses.append(RenderPass(
@@ -165,6 +182,60 @@ package struct SurfacePacker: Sendable {
         let uv = item.instance.uv, sub = placement.uv
         let size = SIMD2(sub.z - sub.x, sub.w - sub.y)
         item.instance.uv = SIMD4(sub.x + uv.x * size.x, sub.y + uv.y * size.y, sub.x + uv.z * size.x, sub.y + uv.w * size.y)
+    }
+
+    /// `item`, drawn into `target`, confined to the target's pixels: itself when all it may touch lies
+    /// inside them (or it touches nothing); else, where it maps to pixels by scaling and translating
+    /// alone (flips and quarter turns included), with its quad cut to the target and its texture
+    /// coordinates cut alike (as `OcclusionTrimmer` cuts a quad; a quad left with no area draws nothing);
+    /// nil where it cannot be cut so: turned or projected, drawn in corner pieces, a stencil command, or
+    /// reading a filter's source surface (whose coordinates are handed on flat).
+    /// Pixels: inside the target, the same; the cut sides lie 1/64 pixel inside the target's edges.
+    static func confined(_ item: DrawItem, to target: RenderTarget) -> DrawItem? {
+        let (width, height) = (target.width, target.height)
+        let whole = PixelRect(x: 0, y: 0, width: width, height: height)
+        guard let footprint = OffscreenDecision.footprint(of: item, targetWidth: width, targetHeight: height, clippedToTarget: false),
+              footprint.intersection(whole) != footprint else { return item }
+        let instance = item.instance
+        guard item.stencilCommand == nil, let map = AffinePixelMap(instance, targetWidth: width, targetHeight: height) else { return nil }
+        // The footprint is whole pixels grown outwards: a draw made to fill its surface exactly (a filter's
+        // step) reaches past it by rounding alone. What it may touch (as `footprint` takes it), exactly:
+        let drawn = instance.drawnBounds, shape = instance.flags.contains(.shadow) ? drawn : instance.shape
+        let touched = map.parallelogram(SIMD4(max(drawn.x, shape.x), max(drawn.y, shape.y), min(drawn.z, shape.z), min(drawn.w, shape.w))).bounds
+        let slack = 1.0 / 256
+        if touched.minX >= -slack, touched.minY >= -slack, touched.maxX <= Double(width) + slack, touched.maxY <= Double(height) + slack {
+            return item
+        }
+        guard instance.flags.isDisjoint(with: [.pieceCorners, .filterKernel, .colorMatrix]) else { return nil }
+        // The layer-space range along one quad axis whose pixels lie within `inset`…extent − `inset` along
+        // the pixel axis it maps to. Every pixel centre of the surface lies half a pixel inside its edges,
+        // so cutting 1/64 pixel inside them keeps each one, and keeps the cut quad's whole-pixel footprint
+        // inside the surface whatever the rounding (so batching, which tests footprints for overlap, sees
+        // members side by side on every frame, not touching on some).
+        let inset = 1.0 / 64
+        func range(_ low: Float, _ high: Float, step: Double, origin: Double, extent: Int) -> (Double, Double) {
+            let (a, b) = ((inset - origin) / step, (Double(extent) - inset - origin) / step)
+            return (max(Double(low), min(a, b)), min(Double(high), max(a, b)))
+        }
+        let quad = instance.quad
+        let x: (Double, Double), y: (Double, Double)
+        if map.xAxis.y == 0 && map.yAxis.x == 0 {
+            x = range(quad.x, quad.z, step: map.xAxis.x, origin: map.origin.x, extent: width)
+            y = range(quad.y, quad.w, step: map.yAxis.y, origin: map.origin.y, extent: height)
+        } else if map.xAxis.x == 0 && map.yAxis.y == 0 {
+            x = range(quad.x, quad.z, step: map.xAxis.y, origin: map.origin.y, extent: height)
+            y = range(quad.y, quad.w, step: map.yAxis.x, origin: map.origin.x, extent: width)
+        } else {
+            return nil
+        }
+        var kept = item
+        // An empty range leaves a quad of no area.
+        let cut = SIMD4(Float(x.0), Float(y.0), Float(max(x.0, x.1)), Float(max(y.0, y.1)))
+        kept.instance.quad = cut
+        if instance.flags.contains(.textured) && !instance.flags.contains(.gradient) {
+            kept.instance.uv = OcclusionTrimmer.textureCoordinates(of: cut, in: quad, uv: instance.uv)
+        }
+        return kept
     }
 
     /// `item`, drawn in the clip space of `target` (w×h pixels), redrawn in the clip space of a
