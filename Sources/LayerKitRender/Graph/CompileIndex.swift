@@ -42,11 +42,7 @@ package struct CompileIndex: Sendable {
         }
     }
 
-    /// The rect `item` occludes with, when the culler would use it.
-    func occluderRect(of item: DrawItem) -> PixelRect? {
-        withUnsafePointer(to: item) { occluderRect(at: $0) }
-    }
-
+    /// The rect the draw at `item` occludes with, when the culler would use it.
     func occluderRect(at item: UnsafePointer<DrawItem>) -> PixelRect? {
         guard let rect = OcclusionCuller.occluderRect(at: item, targetWidth: targetWidth, targetHeight: targetHeight),
               rect.width * rect.height >= minimumOccluderArea else { return nil }

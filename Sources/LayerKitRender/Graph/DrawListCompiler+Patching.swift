@@ -43,8 +43,6 @@ extension DrawListCompiler {
                        index: CompileIndex, items: UnsafeBufferPointer<DrawItem>,
                        replaced: UnsafeBufferPointer<RenderGraphBuilder.ReplacedDraw>) -> [DrawListRevision.ChangedDraw]? {
         guard let builderDraws = items.baseAddress, let replacements = replaced.baseAddress else { return [] }
-        // Where a replacement's old draw lies within it (a stored property: always known).
-        let oldOffset = MemoryLayout<RenderGraphBuilder.ReplacedDraw>.offset(of: \.old)!
         var rewritten: [DrawListRevision.ChangedDraw] = []
         rewritten.reserveCapacity(replaced.count)
         for position in replaced.indices {
@@ -56,7 +54,8 @@ extension DrawListCompiler {
             }
             let builderIndex = replacements[position].index
             let new = builderDraws + builderIndex
-            let old = UnsafeRawPointer(replacements + position).advanced(by: oldOffset).assumingMemoryBound(to: DrawItem.self)
+            // (A stored property of a struct, so its pointer always exists.)
+            let old = (replacements + position).pointer(to: \.old)!
             let compiledIndex = Int(index.compiledIndex[builderIndex])
             guard compiledIndex >= 0, !ImageTiling.needsTiling(new.pointee, maxTextureSize: maxTextureSize),
                   !placedInAtlas(old.pointee), !placedInAtlas(new.pointee),

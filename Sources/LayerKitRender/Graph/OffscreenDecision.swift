@@ -22,11 +22,8 @@ package enum OffscreenDecision {
     /// reads: a loop over draws passes each one's instance from where the draw lies.
     package static func footprint(of instance: LayerInstance, targetWidth: Int, targetHeight: Int, clippedToTarget: Bool = true) -> PixelRect? {
         let target = PixelRect(x: 0, y: 0, width: targetWidth, height: targetHeight)
-        // The covered region in layer space: the shape, within the drawn quad (or piece).
-        // A blurred shadow covers its whole quad (the shape grown by the blur).
-        let quad = instance.drawnBounds, shape = instance.flags.contains(.shadow) ? quad : instance.shape
-        let minX = Double(max(quad.x, shape.x)), minY = Double(max(quad.y, shape.y))
-        let maxX = Double(min(quad.z, shape.z)), maxY = Double(min(quad.w, shape.w))
+        let covered = coveredRegion(of: instance)
+        let minX = Double(covered.x), minY = Double(covered.y), maxX = Double(covered.z), maxY = Double(covered.w)
         guard maxX > minX, maxY > minY else { return nil }
 
         let toClipSpace = layerToNormalizedDevice(instance)
@@ -42,6 +39,14 @@ package enum OffscreenDecision {
             bounds = clipped
         }
         return clippedToTarget ? bounds.intersection(target) : bounds
+    }
+
+    /// The region an instance may cover, in its layer's space (min x, min y, max x, max y; empty when a
+    /// max is not above its min): the shape, within the drawn quad (or piece). A blurred shadow covers its
+    /// whole quad (the shape grown by the blur). What `footprint` bounds, before its analytic clip.
+    package static func coveredRegion(of instance: LayerInstance) -> SIMD4<Float> {
+        let quad = instance.drawnBounds, shape = instance.flags.contains(.shadow) ? quad : instance.shape
+        return SIMD4(max(quad.x, shape.x), max(quad.y, shape.y), min(quad.z, shape.z), min(quad.w, shape.w))
     }
 
     /// Whether any two of `rects` share a pixel.

@@ -199,9 +199,8 @@ package struct SurfacePacker: Sendable {
         let instance = item.instance
         guard item.stencilCommand == nil, let map = AffinePixelMap(instance, targetWidth: width, targetHeight: height) else { return nil }
         // The footprint is whole pixels grown outwards: a draw made to fill its surface exactly (a filter's
-        // step) reaches past it by rounding alone. What it may touch (as `footprint` takes it), exactly:
-        let drawn = instance.drawnBounds, shape = instance.flags.contains(.shadow) ? drawn : instance.shape
-        let touched = map.parallelogram(SIMD4(max(drawn.x, shape.x), max(drawn.y, shape.y), min(drawn.z, shape.z), min(drawn.w, shape.w))).bounds
+        // step) reaches past it by rounding alone. What it may touch, exactly:
+        let touched = map.parallelogram(OffscreenDecision.coveredRegion(of: instance)).bounds
         let slack = 1.0 / 256
         if touched.minX >= -slack, touched.minY >= -slack, touched.maxX <= Double(width) + slack, touched.maxY <= Double(height) + slack {
             return item
