@@ -16,9 +16,7 @@ final class RenderNodePrefetchTests: XCTestCase {
     func testThePlacementGroupEndsWhereItsPrefetchDoes() {
         let node = RenderNode(id: LayerID.next())
         withExtendedLifetime(node) {
-            let ends = [end(of: &node.bounds, in: node), end(of: &node.position, in: node), end(of: &node.zPosition, in: node),
-                        end(of: &node.anchorPoint, in: node), end(of: &node.anchorPointZ, in: node),
-                        end(of: &node.transform, in: node), end(of: &node.opacity, in: node), end(of: &node.isHidden, in: node),
+            let ends = [end(of: &node.bounds, in: node), end(of: &node.placement, in: node),
                         end(of: &node.isDoubleSided, in: node), end(of: &node.customProperties, in: node)]
             XCTAssertLessThanOrEqual(ends.max()!, RenderNode.placementBytes)
             XCTAssertGreaterThan(ends.max()!, RenderNode.placementBytes - line)

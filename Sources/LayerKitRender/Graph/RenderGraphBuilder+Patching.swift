@@ -124,7 +124,7 @@ extension RenderGraphBuilder {
         var patch = Patch()
         var changedPasses = Set<Int>()
         var scratch: [DrawItem] = []
-        var context = VisitContext(tree: tree, animations: animations, time: time)
+        var context = VisitContext(tree: tree, animations: animations, time: time, placements: presentedPlacements)
         context.generation = generation
         context.isPatching = true
         context.groupsResolveByDepth = resolvesGroupsByDepth

@@ -10,6 +10,66 @@ import LayerKit
 //
 // Pixels: the same instances `visit` makes for the layer; `visit` builds its background and contents
 // draws from the same `LeafDraw`s.
+//
+// A plain leaf whose animations write nothing but its placement (`RenderNode.isPlacedByValue`: `city`'s
+// tiles, `animated-layers`' squares) is not evaluated on a presentation copy of its node at all: its
+// animations are evaluated into a copy of its `LayerPlacementProperties` (192 bytes, kept in
+// `PresentedPlacements` while its parent draws its sublayers), and its draws are mapped from that. Should
+// it turn out not to be drawn from its plan after all (a clip, a group at its opacity), it is presented on
+// its node's copy then, as any other layer.
+
+/// The placements of the leaves presented by value (`RenderGraphBuilder.presented(_:parentTime:
+/// placingLeavesByValue:context:)`), a stack: a layer's sublayers push theirs before any is drawn and
+/// pop them once all are. One per builder, reused from frame to frame (its storage kept), render thread
+/// only.
+final class PresentedPlacements: @unchecked Sendable {
+    // A buffer of its own, not an array: reading an array held by a class retained its storage and
+    // checked exclusive access at run time, per layer per frame.
+    private var storage: UnsafeMutablePointer<LayerPlacementProperties>
+    private var capacity = 1_024
+    /// How many placements the stack holds.
+    private(set) var count = 0
+
+    init() {
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    /// Pushes `node`'s committed placement and evaluates its animations at `time` into it, in place;
+    /// returns where it lies and the animations' report.
+    func pushPresented(_ node: RenderNode, layerTime time: Double, awaitingStart: Set<AnimationID>) -> (index: Int, report: AnimationEvaluator.Report) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<LayerPlacementProperties>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = larger
+            capacity *= 2
+        }
+        let placement = storage + count
+        placement.initialize(to: node.placement)
+        count += 1
+        let report = AnimationEvaluator.apply(node.packedAnimationEntries, layerTime: time, toPlacement: &placement.pointee,
+                                              awaitingStart: awaitingStart)
+        return (count - 1, report)
+    }
+
+    /// The placement at `index`, where it lies: valid until the stack is popped below it.
+    subscript(index: Int) -> UnsafePointer<LayerPlacementProperties> {
+        precondition(index >= 0 && index < count, "no placement at \(index)")
+        return UnsafePointer(storage + index)
+    }
+
+    /// Drops the placements from `count` on.
+    func pop(to count: Int) {
+        precondition(count >= 0 && count <= self.count, "popping to \(count) of \(self.count)")
+        (storage + count).deinitialize(count: self.count - count)
+        self.count = count
+    }
+}
 
 /// One draw of a layer in its own space, before the frame's map and opacity: the quad and texture
 /// coordinates, the colour at full opacity (premultiplied), and the shape its coverage follows.
@@ -123,18 +183,20 @@ extension RenderGraphBuilder {
         return plan
     }
 
-    /// Draws `node`, a plain leaf presented at this frame as `drawing` describes it, as `visit` would
-    /// with no clip, isolation or effects: false when `visit` must (it groups at this opacity).
-    func visitPlainLeaf(_ node: RenderNode, drawing: PlainLeafDrawing, parentSpace: CATransform3D,
-                        opacity inherited: CGFloat, into items: inout [DrawItem]) -> Bool {
+    /// Draws `node`, a plain leaf presented at this frame at `placement` as `drawing` describes it, as
+    /// `visit` would with no clip, isolation or effects: false when `visit` must (it groups at this
+    /// opacity). `node` gives what animations of a plain leaf drawn from its plan do not change: its
+    /// bounds, whether it is double-sided, its identity.
+    func visitPlainLeaf(_ node: RenderNode, placement: UnsafePointer<LayerPlacementProperties>, drawing: PlainLeafDrawing,
+                        parentSpace: CATransform3D, opacity inherited: CGFloat, into items: inout [DrawItem]) -> Bool {
         guard inherited > 0 else { return true }
-        let ownOpacity = min(max(node.opacity, 0), 1)
-        guard !node.isHidden, ownOpacity > 0 else { return true }
+        let ownOpacity = min(max(placement.pointee.opacity, 0), 1)
+        guard !placement.pointee.isHidden, ownOpacity > 0 else { return true }
         if ownOpacity < 1 && drawing.groupsBelowFullOpacity { return false }
         let draws = drawing.draws
         guard !draws.isEmpty else { return true }
         let opacity = Float(inherited * ownOpacity)
-        let toPixels = CATransform3DConcat(Self.placement(of: node), parentSpace).planeMap
+        let toPixels = CATransform3DConcat(Self.placement(of: placement, bounds: node.bounds), parentSpace).planeMap
         let homography = PlaneHomography(toPixels)
         let determinant = homography.determinant
         guard determinant.isFinite, abs(determinant) > 1e-12, homography.isInvertible else { return true }

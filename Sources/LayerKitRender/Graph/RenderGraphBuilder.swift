@@ -56,6 +56,8 @@ package struct RenderGraphBuilder {
     /// depth test instead of a surface (`DrawItem.depthGroup`): only when the compiler depth-orders the
     /// frame pass (`FrameProducer` keeps it so).
     package var resolvesGroupsByDepth = false
+    /// The placements of leaves presented by value (render thread only): one stack, reused by every frame.
+    let presentedPlacements = PresentedPlacements()
     /// What the frame's target holds before the first draw: background filters' backdrops start from the
     /// target's kept pixels where they can be copied (`RenderGraphBuilder+Backdrop.swift`).
     package var targetContents = TargetContents.cleared
@@ -142,7 +144,7 @@ package struct RenderGraphBuilder {
         if let rootNode = tree[root] {
             tileFades.beginFrame()
             particleCache.beginFrame()
-            var context = VisitContext(tree: tree, animations: animations, time: time)
+            var context = VisitContext(tree: tree, animations: animations, time: time, placements: presentedPlacements)
             context.generation = generation
             context.groupsResolveByDepth = resolvesGroupsByDepth
             let (presentedRoot, rootTime) = presented(rootNode, parentTime: time, context: &context)
@@ -247,25 +249,43 @@ package struct RenderGraphBuilder {
         var pendingBackdrops: [LayerID: PendingBackdrop] = [:]
         /// Layers whose transition is being drawn: their states are drawn as plain layers.
         var transitionsDrawing = Set<LayerID>()
+        /// The placements of leaves presented by value while their parent draws them (the builder's own,
+        /// reused from frame to frame).
+        var placements: PresentedPlacements
         /// Blurred `shadowPath`s drawn this frame, whole, for layers that share the path, blur and scale
         /// (`RenderGraphBuilder+Effects.swift`).
         var sharedShadows: [SharedShadowKey: SharedShadow] = [:]
     }
 
-    /// Draws `committed` (presented as `node`) from its plain-leaf plan or else through `visit`, and records
-    /// what it derived when the context records a retained frame (`RetainedNodeRecord`).
-    func visitRecorded(_ committed: RenderNode, presented node: RenderNode, localTime: Double, parent: RenderNode?,
+    /// Draws `committed` (presented as `node`, or, for a leaf placed by value, at the placement at index
+    /// `placed` of `context.placements` with `node` the committed node) from its plain-leaf plan or else
+    /// through `visit`, and records what it derived when the context records a retained frame
+    /// (`RetainedNodeRecord`).
+    func visitRecorded(_ committed: RenderNode, presented node: RenderNode, placed: Int? = nil, localTime: Double, parent: RenderNode?,
                        parentSpace: CATransform3D, opacity: CGFloat, clip: Clip?, contentsFlipped: Bool,
                        context: inout VisitContext, into items: inout [DrawItem]) {
         context.layersVisited += 1
         let firstItem = items.count, firstSurface = context.offscreen.nextSurface
         let cached = (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
                       context.pageSurfaces.count, context.cacheQuestions)
-        if drawsPlainLeavesFromPlans, clip == nil, let drawing = plainLeafDrawing(of: committed, presented: node, contentsFlipped: contentsFlipped),
-           visitPlainLeaf(node, drawing: drawing, parentSpace: parentSpace, opacity: opacity, into: &items) {
-            // Drawn as `visit` would have.
+        let drewPlainLeaf: Bool
+        if drawsPlainLeavesFromPlans, clip == nil, let drawing = plainLeafDrawing(of: committed, presented: node, contentsFlipped: contentsFlipped) {
+            if let placed {
+                drewPlainLeaf = visitPlainLeaf(node, placement: context.placements[placed], drawing: drawing, parentSpace: parentSpace,
+                                               opacity: opacity, into: &items)
+            } else {
+                drewPlainLeaf = withUnsafeMutablePointer(to: &node.placement) { placement in
+                    visitPlainLeaf(node, placement: placement, drawing: drawing, parentSpace: parentSpace, opacity: opacity, into: &items)
+                }
+            }
         } else {
-            visit(node, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
+            drewPlainLeaf = false
+        }
+        let zPosition = placed.map { context.placements[$0].pointee.zPosition } ?? node.zPosition
+        if !drewPlainLeaf {
+            // A leaf placed by value is presented on its node's copy after all.
+            let presented = placed.map { presentedCopy(of: committed, at: context.placements[$0]) } ?? node
+            visit(presented, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
                   context: &context, into: &items)
         }
         guard context.generation != 0 else { return }
@@ -275,7 +295,7 @@ package struct RenderGraphBuilder {
             generation: context.generation, parentReference: parent.map(Unmanaged.passUnretained), patchable: context.isolationDepth == 0 && drewNoCache,
             surfaces: firstSurface..<context.offscreen.nextSurface,
             parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
-            items: context.itemBase + firstItem ..< context.itemBase + items.count, zPosition: node.zPosition)
+            items: context.itemBase + firstItem ..< context.itemBase + items.count, zPosition: zPosition)
     }
 
     /// The node as it appears at its parent's time: its animations applied in its local time.
@@ -299,7 +319,12 @@ package struct RenderGraphBuilder {
     /// layers). Without those waits the loop runs further ahead of memory, so it fetches twelve nodes
     /// and six copies ahead, not six and three: animated-layers 5.71-5.88 -> 5.32-5.56 ms, `big` 3.39 ->
     /// 3.23 ms, city unchanged (both orders).
-    func presented(_ nodes: [RenderNode], parentTime: Double, context: inout VisitContext) -> [PresentedSublayer] {
+    ///
+    /// With `placingLeavesByValue`, a leaf whose animations write nothing but its placement is presented
+    /// as its placement alone (`presentedPlacement`), pushed onto `context.placements`: the caller visits
+    /// it with `visitRecorded(_:placed:…)` and pops the placements once done with the list.
+    func presented(_ nodes: [RenderNode], parentTime: Double, placingLeavesByValue: Bool = false,
+                   context: inout VisitContext) -> [PresentedSublayer] {
         let start = StageClock.now()
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
         var result: [PresentedSublayer] = []
@@ -309,10 +334,15 @@ package struct RenderGraphBuilder {
                 let withRecord = context.generation != 0
                 for index in nodes.indices {
                     if index + 12 < nodes.count { RenderNode.prefetch(nodes[index + 12], withRecord: withRecord) }
-                    if index + 6 < nodes.count { nodes[index + 6]._withUnsafeGuaranteedRef { $0.prefetchForPresenting() } }
+                    if index + 6 < nodes.count { nodes[index + 6]._withUnsafeGuaranteedRef { $0.prefetchForPresenting(placingByValue: placingLeavesByValue) } }
                     nodes[index]._withUnsafeGuaranteedRef { committed in
-                        let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)
-                        result.append(PresentedSublayer(committed: committed, presented: presented, time: time))
+                        if placingLeavesByValue && committed.isPlacedByValue {
+                            let (index, zPosition, time) = pushPresentedPlacement(committed, parentTime: parentTime, context: &context)
+                            result.append(PresentedSublayer(committed: committed, placement: index, zPosition: zPosition, time: time))
+                        } else {
+                            let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)
+                            result.append(PresentedSublayer(committed: committed, presented: presented, time: time))
+                        }
                     }
                 }
             }
@@ -327,22 +357,39 @@ package struct RenderGraphBuilder {
     /// node, which holds its presentation copy and never replaces it). A list of strong references
     /// cost each layer a retain and a release per reference to fill, read and free it every frame
     /// (12 % of a frame of 10,000 animated layers).
+    /// A leaf placed by value (`presented(_:parentTime:placingLeavesByValue:context:)`) has no presented
+    /// node: its `placement` indexes `VisitContext.placements`.
     struct PresentedSublayer {
         private let committedNode: Unmanaged<RenderNode>
         private let presentedNode: Unmanaged<RenderNode>
         let time: Double
+        /// The presented `zPosition`.
+        let zPosition: CGFloat
+        /// Where the presented placement lies in `VisitContext.placements`, for a leaf placed by value.
+        let placement: Int?
 
         init(committed: RenderNode, presented: RenderNode, time: Double) {
             committedNode = .passUnretained(committed)
             presentedNode = .passUnretained(presented)
             self.time = time
+            zPosition = presented.zPosition
+            placement = nil
         }
 
-        /// The presented node (a strong reference, for keeping beyond the build's walk).
-        var presented: RenderNode { presentedNode.takeUnretainedValue() }
+        init(committed: RenderNode, placement: Int, zPosition: CGFloat, time: Double) {
+            committedNode = .passUnretained(committed)
+            presentedNode = .passUnretained(committed)
+            self.time = time
+            self.zPosition = zPosition
+            self.placement = placement
+        }
 
-        /// `zPosition` of the presented node.
-        var zPosition: CGFloat { presentedNode._withUnsafeGuaranteedRef { $0.zPosition } }
+        /// The presented node (a strong reference, for keeping beyond the build's walk); not for a leaf
+        /// placed by value.
+        var presented: RenderNode {
+            precondition(placement == nil, "a leaf placed by value has no presented node")
+            return presentedNode.takeUnretainedValue()
+        }
 
         /// Calls `body` with both nodes, neither retained for it.
         func withNodes<Result>(_ body: (_ committed: RenderNode, _ presented: RenderNode) -> Result) -> Result {
@@ -360,10 +407,34 @@ package struct RenderGraphBuilder {
         var presented = node.presentationCopy()
         let report = AnimationEvaluator.apply(node.packedAnimationEntries, layerTime: localTime, to: &presented,
                                               awaitingStart: context.animations.awaitingStart)
+        note(report, of: node, context: &context)
+        return (presented, localTime)
+    }
+
+    /// Presents `node`, a leaf placed by value (`RenderNode.isPlacedByValue`), by its placement alone,
+    /// pushed onto `context.placements`: where it lies, its zPosition, and the node's local time.
+    private func pushPresentedPlacement(_ node: RenderNode, parentTime: Double,
+                                        context: inout VisitContext) -> (index: Int, zPosition: CGFloat, localTime: Double) {
+        let localTime = node.localTime(fromParentTime: parentTime)
+        context.animations.animatedLayers.append(node.id)
+        let (index, report) = context.placements.pushPresented(node, layerTime: localTime, awaitingStart: context.animations.awaitingStart)
+        note(report, of: node, context: &context)
+        return (index, context.placements[index].pointee.zPosition, localTime)
+    }
+
+    /// The node to draw `committed` on when it was placed by value but is drawn through `visit` after all:
+    /// its presentation copy at `placement`.
+    func presentedCopy(of committed: RenderNode, at placement: UnsafePointer<LayerPlacementProperties>) -> RenderNode {
+        let copy = committed.presentationCopy()
+        copy.placement = placement.pointee
+        return copy
+    }
+
+    /// Keeps what evaluating `node`'s animations reported for the render server.
+    private func note(_ report: AnimationEvaluator.Report, of node: RenderNode, context: inout VisitContext) {
         // Most frames start and finish nothing: appending nothing to a list still empty copies its storage.
         if !report.running.isEmpty { context.animations.running.append(contentsOf: report.running) }
         if !report.finished.isEmpty { context.animations.finished.append(contentsOf: report.finished.map { (node.id, $0) }) }
-        return (presented, localTime)
     }
 
     /// An analytic clip in force: the clipping layer's bounds, corner radii, and its map to pixels (and
@@ -628,9 +699,19 @@ package struct RenderGraphBuilder {
             let instanceTime = localTime - replica.delay
             let tree = context.tree
             let committedNode = context.generation != 0 ? tree[node.id] : nil
-            let presentedChildren = presented(node.sublayerNodes(in: tree), parentTime: instanceTime, context: &context)
+            let placementsBefore = context.placements.count
+            let presentedChildren = presented(node.sublayerNodes(in: tree), parentTime: instanceTime, placingLeavesByValue: true,
+                                              context: &context)
             let children = Self.backToFront(presentedChildren, zPosition: \.zPosition)
             for child in children {
+                if let placed = child.placement {
+                    child.withNodes { committed, _ in
+                        visitRecorded(committed, presented: committed, placed: placed, localTime: child.time, parent: committedNode,
+                                      parentSpace: sublayerSpace, opacity: opacity, clip: ownClip,
+                                      contentsFlipped: contentsFlipped != node.isGeometryFlipped, context: &context, into: &items)
+                    }
+                    continue
+                }
                 child.withNodes { committed, presented in
                     // A transform layer's sublayers are planes of a 3D rendering context seen through this
                     // layer's sublayer transform (RenderGraphBuilder+RenderingContext3D.swift).
@@ -646,6 +727,7 @@ package struct RenderGraphBuilder {
                                   contentsFlipped: contentsFlipped != node.isGeometryFlipped, context: &context, into: &items)
                 }
             }
+            context.placements.pop(to: placementsBefore)
         }
 
         if let stencilClip {
@@ -690,6 +772,13 @@ package struct RenderGraphBuilder {
     package static func placement(of node: RenderNode) -> CATransform3D {
         LayerPlacement.toSuperlayer(bounds: node.bounds, anchorPoint: node.anchorPoint, anchorPointZ: node.anchorPointZ,
                                     transform: node.transform, position: node.position, zPosition: node.zPosition)
+    }
+
+    /// A layer's own space → its superlayer's, from its `placement` (read where it lies) and `bounds`.
+    static func placement(of placement: UnsafePointer<LayerPlacementProperties>, bounds: CGRect) -> CATransform3D {
+        LayerPlacement.toSuperlayer(bounds: bounds, anchorPoint: placement.pointee.anchorPoint, anchorPointZ: placement.pointee.anchorPointZ,
+                                    transform: placement.pointee.transform, position: placement.pointee.position,
+                                    zPosition: placement.pointee.zPosition)
     }
 
     /// A layer's sublayer space → its own space (as `CALayer.sublayerSpaceTransform`).

@@ -7,20 +7,15 @@ extension RenderNode: AnimatedPropertyStore {
     package func animatedBaseValue(for target: PropertyAnimationTarget) -> AnimatableValue? {
         guard let property = target.property else { return customProperties[target.keyPath.key] }
         switch property {
+        case .position, .zPosition, .anchorPoint, .anchorPointZ, .transform, .opacity, .isHidden:
+            return placement.animatedBaseValue(for: target)
         case .bounds: return .rect(bounds)
-        case .position: return .point(position)
-        case .zPosition: return .scalar(Double(zPosition))
-        case .anchorPoint: return .point(anchorPoint)
-        case .anchorPointZ: return .scalar(Double(anchorPointZ))
-        case .transform: return .transform(transform)
         case .sublayerTransform: return .transform(sublayerTransform)
         case .contentsScale: return .scalar(Double(contentsScale))
         case .backgroundColor: return backgroundColor.flatMap { AnimatableValue($0) }
         case .cornerRadius: return .scalar(Double(cornerRadius))
         case .borderWidth: return .scalar(Double(borderWidth))
         case .borderColor: return borderColor.flatMap { AnimatableValue($0) }
-        case .opacity: return .scalar(Double(opacity))
-        case .isHidden: return .discrete(DiscreteValue(isHidden))
         case .isDoubleSided: return .discrete(DiscreteValue(isDoubleSided))
         case .masksToBounds: return .discrete(DiscreteValue(masksToBounds))
         case .contents: return contents.map { .discrete(DiscreteValue($0)) }
@@ -44,12 +39,9 @@ extension RenderNode: AnimatedPropertyStore {
             return
         }
         switch (property, value) {
+        case (.position, _), (.zPosition, _), (.anchorPoint, _), (.anchorPointZ, _), (.transform, _), (.opacity, _), (.isHidden, _):
+            placement.setAnimatedValue(value, for: target)
         case (.bounds, .rect(let v)): bounds = v
-        case (.position, .point(let v)): position = v
-        case (.zPosition, .scalar(let v)): zPosition = CGFloat(v)
-        case (.anchorPoint, .point(let v)): anchorPoint = v
-        case (.anchorPointZ, .scalar(let v)): anchorPointZ = CGFloat(v)
-        case (.transform, .transform(let v)): transform = v
         case (.sublayerTransform, .transform(let v)): sublayerTransform = v
         case (.contentsScale, .scalar(let v)): contentsScale = CGFloat(v)
         case (.backgroundColor, .color), (.borderColor, .color):
@@ -57,8 +49,6 @@ extension RenderNode: AnimatedPropertyStore {
             if property == .backgroundColor { backgroundColor = color } else { borderColor = color }
         case (.cornerRadius, .scalar(let v)): cornerRadius = CGFloat(v)
         case (.borderWidth, .scalar(let v)): borderWidth = CGFloat(v)
-        case (.opacity, .scalar(let v)): opacity = CGFloat(v)
-        case (.isHidden, .discrete(let d)): isHidden = d.value as? Bool ?? isHidden
         case (.isDoubleSided, .discrete(let d)): isDoubleSided = d.value as? Bool ?? isDoubleSided
         case (.masksToBounds, .discrete(let d)): masksToBounds = d.value as? Bool ?? masksToBounds
         case (.contents, .discrete(let d)): contents = d.value as? CGImage
@@ -85,9 +75,7 @@ extension RenderNode: AnimatedPropertyStore {
 
     package func animatedScalar(of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
         switch property {
-        case .opacity: .value(Double(opacity))
-        case .zPosition: .value(Double(zPosition))
-        case .anchorPointZ: .value(Double(anchorPointZ))
+        case .opacity, .zPosition, .anchorPointZ: placement.animatedScalar(of: property)
         case .cornerRadius: .value(Double(cornerRadius))
         case .borderWidth: .value(Double(borderWidth))
         case .contentsScale: .value(Double(contentsScale))
@@ -98,9 +86,7 @@ extension RenderNode: AnimatedPropertyStore {
 
     package func setAnimatedScalar(_ value: Double, of property: LayerPropertyKey) {
         switch property {
-        case .opacity: opacity = CGFloat(value)
-        case .zPosition: zPosition = CGFloat(value)
-        case .anchorPointZ: anchorPointZ = CGFloat(value)
+        case .opacity, .zPosition, .anchorPointZ: placement.setAnimatedScalar(value, of: property)
         case .cornerRadius: cornerRadius = CGFloat(value)
         case .borderWidth: borderWidth = CGFloat(value)
         case .contentsScale: contentsScale = CGFloat(value)
@@ -111,16 +97,14 @@ extension RenderNode: AnimatedPropertyStore {
 
     package func animatedPoint(of property: LayerPropertyKey) -> AnimationChannelBase<CGPoint> {
         switch property {
-        case .position: .value(position)
-        case .anchorPoint: .value(anchorPoint)
+        case .position, .anchorPoint: placement.animatedPoint(of: property)
         default: AnimationChannelBase(animatedBaseValue(for: .whole(of: property)))
         }
     }
 
     package func setAnimatedPoint(_ value: CGPoint, of property: LayerPropertyKey) {
         switch property {
-        case .position: position = value
-        case .anchorPoint: anchorPoint = value
+        case .position, .anchorPoint: placement.setAnimatedPoint(value, of: property)
         default: setAnimatedValue(.point(value), for: .whole(of: property))
         }
     }
@@ -145,7 +129,7 @@ extension RenderNode: AnimatedPropertyStore {
 
     package func animatedTransform(of property: LayerPropertyKey) -> AnimationChannelBase<CATransform3D> {
         switch property {
-        case .transform: .value(transform)
+        case .transform: placement.animatedTransform(of: property)
         case .sublayerTransform: .value(sublayerTransform)
         default: AnimationChannelBase(animatedBaseValue(for: .whole(of: property)))
         }
@@ -153,7 +137,7 @@ extension RenderNode: AnimatedPropertyStore {
 
     package func setAnimatedTransform(_ value: CATransform3D, of property: LayerPropertyKey) {
         switch property {
-        case .transform: transform = value
+        case .transform: placement.setAnimatedTransform(value, of: property)
         case .sublayerTransform: sublayerTransform = value
         default: setAnimatedValue(.transform(value), for: .whole(of: property))
         }
@@ -163,16 +147,14 @@ extension RenderNode: AnimatedPropertyStore {
 
     package func animatedPointPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
         switch property {
-        case .position: position.animatedPart(component).map { .value($0) } ?? .unsupported
-        case .anchorPoint: anchorPoint.animatedPart(component).map { .value($0) } ?? .unsupported
+        case .position, .anchorPoint: placement.animatedPointPart(component, of: property)
         default: animatedPoint(of: property).part { $0.animatedPart(component) }
         }
     }
 
     package func setAnimatedPointPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
         switch property {
-        case .position: if let point = position.replacingAnimatedPart(component, with: value) { position = point }
-        case .anchorPoint: if let point = anchorPoint.replacingAnimatedPart(component, with: value) { anchorPoint = point }
+        case .position, .anchorPoint: placement.setAnimatedPointPart(value, component, of: property)
         default:
             guard let whole = animatedPoint(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
             setAnimatedPoint(whole, of: property)
@@ -181,7 +163,7 @@ extension RenderNode: AnimatedPropertyStore {
 
     package func animatedTransformPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
         switch property {
-        case .transform: transform.animatedPart(component).map { .value($0) } ?? .unsupported
+        case .transform: placement.animatedTransformPart(component, of: property)
         case .sublayerTransform: sublayerTransform.animatedPart(component).map { .value($0) } ?? .unsupported
         default: animatedTransform(of: property).part { $0.animatedPart(component) }
         }
@@ -189,7 +171,7 @@ extension RenderNode: AnimatedPropertyStore {
 
     package func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
         switch property {
-        case .transform: _ = transform.replaceAnimatedPart(component, with: value)
+        case .transform: placement.setAnimatedTransformPart(value, component, of: property)
         case .sublayerTransform: _ = sublayerTransform.replaceAnimatedPart(component, with: value)
         default:
             guard let whole = animatedTransform(of: property).value?.replacingAnimatedPart(component, with: value) else { return }

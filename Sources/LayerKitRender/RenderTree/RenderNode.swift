@@ -21,13 +21,10 @@ package final class RenderNode: @unchecked Sendable {
 
     // Placement and what every visit of a layer asks first: read on presentation copies too.
     @exclusivity(unchecked) package var bounds = CGRect.zero
-    @exclusivity(unchecked) package var position = CGPoint.zero
-    @exclusivity(unchecked) package var zPosition: CGFloat = 0
-    @exclusivity(unchecked) package var anchorPoint = CGPoint(x: 0.5, y: 0.5)
-    @exclusivity(unchecked) package var anchorPointZ: CGFloat = 0
-    @exclusivity(unchecked) package var transform = CATransform3DIdentity
-    @exclusivity(unchecked) package var opacity: CGFloat = 1
-    @exclusivity(unchecked) package var isHidden = false
+    /// Position, zPosition, anchor point, transform, opacity and whether hidden: one value, so that a
+    /// layer whose animations write nothing else is evaluated into a copy of it alone
+    /// (`RenderGraphBuilder.presented(_:parentTime:context:)`). Each also reads as a property of its own.
+    @exclusivity(unchecked) package var placement = LayerPlacementProperties()
     @exclusivity(unchecked) package var isDoubleSided = true
     /// Subclass-declared properties (a shape layer's path and style), by key (`RenderNode+CustomProperties.swift`).
     @exclusivity(unchecked) package var customProperties = CustomPropertyValues()
@@ -48,6 +45,11 @@ package final class RenderNode: @unchecked Sendable {
     /// Whether `animations` write nothing but where the layer is placed, its opacity and whether it is
     /// hidden (`RenderTree.placementKeys`): its presented copy then looks like it in its own space.
     @exclusivity(unchecked) package private(set) var animationsOnlyPlace = true
+    /// Whether a frame may present the node by its placement alone (`RenderGraphBuilder+PlainLeaves.swift`):
+    /// it animates, its animations write nothing but its placement, and it is a leaf of no special class.
+    package var isPlacedByValue: Bool {
+        animationsOnlyPlace && !packedAnimationEntries.isEmpty && sublayers.isEmpty && customProperties.isEmpty
+    }
     /// `animations` laid out for evaluating frames: the owner of `packedAnimationEntries`, which frames
     /// read instead.
     @exclusivity(unchecked) private var packedAnimations = PackedAnimations([])
@@ -141,6 +143,36 @@ package final class RenderNode: @unchecked Sendable {
         self.id = id
     }
 
+    // The placement's properties, each as a property of the node.
+    package var position: CGPoint {
+        get { placement.position }
+        set { placement.position = newValue }
+    }
+    package var zPosition: CGFloat {
+        get { placement.zPosition }
+        set { placement.zPosition = newValue }
+    }
+    package var anchorPoint: CGPoint {
+        get { placement.anchorPoint }
+        set { placement.anchorPoint = newValue }
+    }
+    package var anchorPointZ: CGFloat {
+        get { placement.anchorPointZ }
+        set { placement.anchorPointZ = newValue }
+    }
+    package var transform: CATransform3D {
+        get { placement.transform }
+        set { placement.transform = newValue }
+    }
+    package var opacity: CGFloat {
+        get { placement.opacity }
+        set { placement.opacity = newValue }
+    }
+    package var isHidden: Bool {
+        get { placement.isHidden }
+        set { placement.isHidden = newValue }
+    }
+
     /// A copy of every property, for evaluating animations without touching the committed values.
     package func copy() -> RenderNode {
         let copy = RenderNode(id: id)
@@ -194,8 +226,9 @@ package final class RenderNode: @unchecked Sendable {
     /// layer touch nothing else of it), and the packed animations' buffer (its header and its entries)
     /// — separate objects, as scattered as the nodes. (Through their addresses: retaining either would
     /// write to the very memory still being fetched, and wait for it.)
-    func prefetchForPresenting() {
-        if let address = presentationScratchAddress { lk_prefetch(address, Self.placementBytes) }
+    /// Placed by value (`placingByValue` and `isPlacedByValue`), the node's copy is not read.
+    func prefetchForPresenting(placingByValue: Bool = false) {
+        if let address = presentationScratchAddress, !(placingByValue && isPlacedByValue) { lk_prefetch(address, Self.placementBytes) }
         if let start = packedAnimationEntries.baseAddress, !packedAnimationEntries.isEmpty {
             lk_prefetch(UnsafeRawPointer(start) - Self.arrayHeaderBytes,
                         Self.arrayHeaderBytes + packedAnimationEntries.count * MemoryLayout<PackedAnimations.Entry>.stride)
@@ -230,20 +263,15 @@ package final class RenderNode: @unchecked Sendable {
     /// Sets `property` to `committed`'s value: every property an animation can write through the typed
     /// accessors (`RenderNode+Animation.swift`); the node keeps no others that compiled animations reach.
     private func resetProperty(_ property: LayerPropertyKey, from committed: RenderNode) {
+        if placement.reset(property, from: committed.placement) { return }
         switch property {
         case .bounds: bounds = committed.bounds
-        case .position: position = committed.position
-        case .zPosition: zPosition = committed.zPosition
-        case .anchorPoint: anchorPoint = committed.anchorPoint
-        case .anchorPointZ: anchorPointZ = committed.anchorPointZ
-        case .transform: transform = committed.transform
         case .sublayerTransform: sublayerTransform = committed.sublayerTransform
         case .contentsScale: contentsScale = committed.contentsScale
         case .backgroundColor: backgroundColor = committed.backgroundColor
         case .cornerRadius: cornerRadius = committed.cornerRadius
         case .borderWidth: borderWidth = committed.borderWidth
         case .borderColor: borderColor = committed.borderColor
-        case .opacity: opacity = committed.opacity
         case .contentsRect: contentsRect = committed.contentsRect
         case .contentsCenter: contentsCenter = committed.contentsCenter
         case .rasterizationScale: rasterizationScale = committed.rasterizationScale
@@ -259,13 +287,10 @@ package final class RenderNode: @unchecked Sendable {
     }
 
     private func copyProperties(from other: RenderNode) {
-        bounds = other.bounds; position = other.position; zPosition = other.zPosition
-        anchorPoint = other.anchorPoint; anchorPointZ = other.anchorPointZ
-        transform = other.transform; sublayerTransform = other.sublayerTransform
+        bounds = other.bounds; placement = other.placement; sublayerTransform = other.sublayerTransform
         isGeometryFlipped = other.isGeometryFlipped; contentsScale = other.contentsScale
         cornerRadius = other.cornerRadius; maskedCorners = other.maskedCorners
-        borderWidth = other.borderWidth; opacity = other.opacity
-        isHidden = other.isHidden; isOpaque = other.isOpaque; isDoubleSided = other.isDoubleSided
+        borderWidth = other.borderWidth; isOpaque = other.isOpaque; isDoubleSided = other.isDoubleSided
         allowsEdgeAntialiasing = other.allowsEdgeAntialiasing; masksToBounds = other.masksToBounds
         allowsGroupOpacity = other.allowsGroupOpacity
         shouldRasterize = other.shouldRasterize; rasterizationScale = other.rasterizationScale

@@ -16,9 +16,7 @@ import LayerKit
 extension RenderTree {
     /// Properties that move, fade or hide a layer without changing what its subtree looks like in its
     /// own space. A change of the transform's scale is caught by the on-screen scale check instead.
-    static let placementKeys: Set<LayerPropertyKey> = [
-        .position, .zPosition, .anchorPoint, .anchorPointZ, .transform, .opacity, .isHidden,
-    ]
+    static let placementKeys = LayerPlacementProperties.keys
 
     /// `placementKeys` as one bit per `LayerPropertyKey` raw value.
     static let placementKeyBits: UInt64 = placementKeys.reduce(0) { $0 | 1 << UInt64($1.rawValue) }
