@@ -164,4 +164,58 @@ final class PlainLeafPlanTests: XCTestCase {
         XCTAssertEqual(c3.y, -0.7, accuracy: 1e-6)
         XCTAssertEqual(c3.w, 1)
     }
+
+    func testLeavesPlacedByValueDrawWhereTheirAnimationsPlaceThemInOrderOfTheirAnimatedZPosition() throws {
+        // Leaves whose animations write only where they are (position, zPosition, transform, opacity) are
+        // presented by their placement alone; the frames must be the general visit's, under a clip too
+        // (drawn through `visit` after all), and siblings ordered by the animated zPosition.
+        var mover = CALayer(), rising = CALayer(), clipped = CALayer(), fading = CALayer()
+        let pair = Pair(width: 200, height: 200) { root in
+            mover.frame = CGRect(x: 0, y: 0, width: 20, height: 20)
+            mover.backgroundColor = Self.red
+            // position.x 20 -> 60 over 2 s (linear): at 100.5 s it is 30.
+            mover.add(Self.repeating("position.x", from: 20, to: 60, duration: 2), forKey: "move")
+            mover.add(Self.repeating("transform.rotation.z", from: 0, to: Double.pi, duration: 4), forKey: "turn")
+            root.addSublayer(mover)
+            // Below `mover` in the list; its zPosition rises from -1 to 1 over 2 s, passing `mover`'s 0 at 101 s.
+            rising.frame = CGRect(x: 5, y: 5, width: 20, height: 20)
+            rising.backgroundColor = Self.blue
+            rising.add(Self.repeating("zPosition", from: -1, to: 1, duration: 2), forKey: "rise")
+            root.insertSublayer(rising, at: 0)
+            // Inside a container that masks to bounds: the clip sends it through `visit`.
+            let container = CALayer()
+            container.frame = CGRect(x: 100, y: 100, width: 40, height: 40)
+            container.masksToBounds = true
+            clipped.frame = CGRect(x: 10, y: 10, width: 40, height: 10)
+            clipped.backgroundColor = Self.halfGreen
+            clipped.add(Self.repeating("position.y", from: 0, to: 40, duration: 1), forKey: "drop")
+            container.addSublayer(clipped)
+            root.addSublayer(container)
+            // Contents at an animated opacity below 1: a group, drawn through `visit`.
+            fading.frame = CGRect(x: 150, y: 10, width: 20, height: 20)
+            fading.contents = Self.image((255, 0, 0, 255))
+            fading.backgroundColor = Self.blue
+            fading.add(Self.repeating("opacity", from: 1, to: 0.5, duration: 1), forKey: "fade")
+            root.addSublayer(fading)
+        }
+        for node in [mover, rising, clipped, fading] {
+            XCTAssertEqual(pair.plans.tree[node.layerID]?.isPlacedByValue, true, "only placement animates")
+        }
+        let before = pair.frame(at: 100.5)
+        XCTAssertEqual(pair.plans.builder.presentedPlacements.count, 0, "every placement pushed is popped")
+        let moverItem = try XCTUnwrap(before.framePass.items.first { $0.layer == mover.layerID })
+        // Centre at (30, 10), turned by π/8: the bounds' corner (0, 0) maps to 30 − 10·cos + 10·sin, 10 − 10·sin − 10·cos.
+        let (c, s) = (cos(Double.pi / 8), sin(Double.pi / 8))
+        XCTAssertEqual(Double(moverItem.instance.localToClip.3.x), (30 - 10 * c + 10 * s) / 100 - 1, accuracy: 1e-5)
+        XCTAssertEqual(Double(moverItem.instance.localToClip.3.y), (10 - 10 * s - 10 * c) / 100 - 1, accuracy: 1e-5)
+        // Painter's order as built (the compiled frame draws opaque layers front to back).
+        func paintOrder(at time: Double) throws -> [LayerID?] {
+            let graph = pair.plans.builder.build(tree: pair.plans.tree, root: try XCTUnwrap(pair.plans.root), time: time)
+            return graph.framePass.items.map(\.layer).filter { $0 == mover.layerID || $0 == rising.layerID }
+        }
+        XCTAssertEqual(try paintOrder(at: 100.5), [rising.layerID, mover.layerID], "zPosition -0.5: under the mover")
+        XCTAssertEqual(try paintOrder(at: 101.5), [mover.layerID, rising.layerID], "zPosition 0.5: over the mover")
+        pair.frame(at: 101.5)
+        for step in 1...6 { pair.frame(at: 101.5 + Double(step) * 0.17) }
+    }
 }
