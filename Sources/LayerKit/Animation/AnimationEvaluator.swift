@@ -51,6 +51,10 @@ package enum AnimationEvaluator {
                 report.running.append(entries[index].id)
             }
             guard let progress = state.progress else { continue }
+            if let scalar = entries[index].scalar,
+               scalar.apply(progress: progress, iteration: state.iteration, duration: entries[index].timing.duration, to: &store) {
+                continue
+            }
             if let compiled = entries[index].compiled,
                compiled.apply(progress: progress, iteration: state.iteration, duration: entries[index].timing.duration, to: &store) {
                 continue

@@ -11,15 +11,33 @@ package struct PackedAnimations: Sendable {
     package struct Entry: Sendable {
         package let id: AnimationID
         package let timing: MediaTimingParameters
-        /// The record's compiled form (`AnimationRecord.compiled`).
+        /// A scalar animation's compiled form, as a frame evaluates it: no reference in it, so reading it
+        /// out copies bytes and calls nothing (copying the enum below called its value witness, and
+        /// retained and released its spring or timing function, per animation per frame). Valid while
+        /// `record` holds the animation.
+        package let scalar: TypedPropertyAnimation<ScalarChannel>.Core?
+        /// The record's compiled form (`AnimationRecord.compiled`) when it is not a scalar's.
         package let compiled: CompiledPropertyAnimation?
         package let record: AnimationRecord
+
+        init(_ record: AnimationRecord) {
+            id = record.id
+            timing = record.timing
+            if case .scalar(let animation)? = record.compiled {
+                scalar = animation.core
+                compiled = nil
+            } else {
+                scalar = nil
+                compiled = record.compiled
+            }
+            self.record = record
+        }
     }
 
     package let entries: ContiguousArray<Entry>
 
     package init(_ records: [AnimationRecord]) {
-        entries = ContiguousArray(records.lazy.map { Entry(id: $0.id, timing: $0.timing, compiled: $0.compiled, record: $0) })
+        entries = ContiguousArray(records.lazy.map(Entry.init))
     }
 
     package var isEmpty: Bool { entries.isEmpty }
