@@ -160,6 +160,7 @@ extension CALayer {
 
 extension CATransform3D {
     /// The same transform with its output z dropped (column 3 zeroed): points land on the z = 0 plane.
+    @inlinable @inline(__always)
     package var flattened: CATransform3D {
         var result = self
         result.m13 = 0; result.m23 = 0; result.m33 = 0; result.m43 = 0

@@ -762,6 +762,7 @@ package struct RenderGraphBuilder {
     // MARK: - Geometry
 
     /// Pixels → Vulkan clip space (x right, y down, both −1…1).
+    @inline(__always)
     var pixelToClip: CATransform3D {
         // Scale by 2 / size, then translate by −1, written out (asked once per layer drawn).
         CATransform3D(m11: 2 / CGFloat(targetWidth), m12: 0, m13: 0, m14: 0, m21: 0, m22: 2 / CGFloat(targetHeight), m23: 0, m24: 0,
