@@ -321,7 +321,7 @@ package struct RenderGraphBuilder {
     /// 3.23 ms, city unchanged (both orders).
     ///
     /// With `placingLeavesByValue`, a leaf whose animations write nothing but its placement is presented
-    /// as its placement alone (`presentedPlacement`), pushed onto `context.placements`: the caller visits
+    /// as its placement alone (`pushPresentedPlacement`), pushed onto `context.placements`: the caller visits
     /// it with `visitRecorded(_:placed:…)` and pops the placements once done with the list.
     func presented(_ nodes: [RenderNode], parentTime: Double, placingLeavesByValue: Bool = false,
                    context: inout VisitContext) -> [PresentedSublayer] {

@@ -23,7 +23,7 @@ package final class RenderNode: @unchecked Sendable {
     @exclusivity(unchecked) package var bounds = CGRect.zero
     /// Position, zPosition, anchor point, transform, opacity and whether hidden: one value, so that a
     /// layer whose animations write nothing else is evaluated into a copy of it alone
-    /// (`RenderGraphBuilder.presented(_:parentTime:context:)`). Each also reads as a property of its own.
+    /// (`RenderGraphBuilder.presented(_:parentTime:placingLeavesByValue:context:)`). Each also reads as a property of its own.
     @exclusivity(unchecked) package var placement = LayerPlacementProperties()
     @exclusivity(unchecked) package var isDoubleSided = true
     /// Subclass-declared properties (a shape layer's path and style), by key (`RenderNode+CustomProperties.swift`).
