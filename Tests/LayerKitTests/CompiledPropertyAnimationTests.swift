@@ -90,6 +90,39 @@ final class CompiledPropertyAnimationTests: XCTestCase {
                                additive: additive, cumulative: cumulative, timingFunction: timingFunction, spring: spring)
     }
 
+    func testAFrameCopiesAScalarsCoreWithoutReferencesWhileTheAnimationKeepsItsPaceAlive() {
+        // What a frame copies per animation holds no reference (copying it retains nothing), and the
+        // compiled enum beside it is one boxed word.
+        XCTAssertTrue(_isPOD(TypedPropertyAnimation<ScalarChannel>.Core.self))
+        XCTAssertEqual(MemoryLayout<CompiledPropertyAnimation>.size, 8)
+        // The timing function and the spring are referred to unretained by the core and kept by the
+        // animation: made here and held by nothing else, they still answer as equal ones made apart.
+        let eased = scalar(from: 0, to: 100, timingFunction: CAMediaTimingFunction(controlPoints: 0.42, 0, 0.58, 1))
+        let reference = CAMediaTimingFunction(controlPoints: 0.42, 0, 0.58, 1)
+        XCTAssertEqual(eased.core.value(progress: 0.3, iteration: 0, duration: 1, base: 0), 100 * reference.value(at: 0.3))
+        let solution = SpringSolution(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0)
+        let sprung = scalar(from: 0, to: 1, spring: solution)
+        XCTAssertEqual(sprung.core.value(progress: 0.5, iteration: 0, duration: 2, base: 0), solution.value(at: 1))
+    }
+
+    func testAPackedEntryHoldsAScalarsCoreAndAnyOtherKindCompiled() {
+        let layer = makeLayer()
+        let fade = CABasicAnimation(keyPath: "opacity")
+        fade.fromValue = 1
+        fade.toValue = 0
+        let move = CABasicAnimation(keyPath: "position")
+        move.fromValue = CGPoint(x: 0, y: 0)
+        move.toValue = CGPoint(x: 10, y: 0)
+        layer.add(fade, forKey: "fade")
+        layer.add(move, forKey: "move")
+        let entries = PackedAnimations(AnimationTestKit.commit(layer)).entries
+        XCTAssertEqual(entries.count, 2)
+        XCTAssertEqual(entries[0].scalar?.to, 0, "the fade's core, read by frames")
+        XCTAssertNil(entries[0].compiled)
+        XCTAssertNil(entries[1].scalar)
+        guard case .point? = entries[1].compiled else { return XCTFail("the move compiles to a point animation") }
+    }
+
     func testFromToByCombinationsAtAQuarter() {
         // base 5; at p = 0.25 a linear animation is a quarter of the way from its start to its end.
         let base = 5.0

@@ -11,10 +11,11 @@ import Foundation
 /// target's property, which is how the render thread knows what to reset between frames
 /// (`AnimationRecord.writtenProperties`).
 ///
-/// Scalars, by far the most common, are held inline (in a layer's `PackedAnimations` a frame reads
-/// them in place); the larger kinds are boxed, so that every entry stays small.
+/// Every kind is boxed, so that the enum is one word: a layer's `PackedAnimations` entry holds it beside
+/// a scalar's core (`PackedAnimations.Entry.scalar`), which is what a frame reads for scalars, by far
+/// the most common.
 package enum CompiledPropertyAnimation: Sendable {
-    case scalar(TypedPropertyAnimation<ScalarChannel>)
+    indirect case scalar(TypedPropertyAnimation<ScalarChannel>)
     indirect case point(TypedPropertyAnimation<PointChannel>)
     indirect case size(TypedPropertyAnimation<SizeChannel>)
     indirect case rect(TypedPropertyAnimation<RectChannel>)

@@ -8,7 +8,7 @@ import Foundation
 /// `PropertyAnimationRecord.value(progress:iteration:duration:base:)` computes it (the same arithmetic,
 /// `AnimationChannelValue`, in the same order), so compiled and general evaluation agree bit for bit.
 /// Cost: one store read and one write of the channel, a timing-function solve or a spring evaluation;
-/// transforms pay a decomposition per interpolation and per part written. A value: a scalar animation
+/// transforms pay a decomposition per interpolation and per part written. A scalar animation's `Core`
 /// lies inline in its layer's `PackedAnimations`, so a frame reads it without visiting another object.
 package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
     package typealias Value = Channel.Value
