@@ -92,8 +92,8 @@ package struct DrawListCompiler: Sendable {
         // Why each surface's composite was culled, so the passes it takes along count the same way.
         var droppedSurfaceReason: [SurfaceID: CullReason] = [:]
         var sampled = Set<SurfaceID>()
-        var visibleLayers = LayerIDSet(expectedCount: passes.reduce(0) { $0 + ($1?.items.count ?? 0) })
-        var culledLayers = LayerIDSet(expectedCount: 64)
+        var visibleLayers = LayerIDSet()
+        var culledLayers = LayerIDSet()
         var footprintsByPass: [[PixelRect]] = Array(repeating: [], count: passes.count)
 
         // Culling, last pass first: a surface is kept only if a kept later pass still samples it.
@@ -426,62 +426,5 @@ package struct DrawListCompiler: Sendable {
             }
         }
         return (items, rects)
-    }
-}
-
-/// A set of layer IDs for counting layers per frame: open addressing with a multiplicative hash (IDs are
-/// distinct nonzero integers, so no hashing seed is needed) — a few nanoseconds an insert where `Set`'s
-/// SipHash costs tens, which matters at 100,000 layers a frame.
-struct LayerIDSet {
-    private var slots: [UInt64]
-    private var mask: Int
-    private(set) var count = 0
-
-    init(expectedCount: Int) {
-        var capacity = 16
-        while capacity < expectedCount * 2 { capacity <<= 1 }
-        slots = Array(repeating: 0, count: capacity)
-        mask = capacity - 1
-    }
-
-    private func slot(of raw: UInt64) -> Int {
-        Int(truncatingIfNeeded: (raw &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
-    }
-
-    mutating func insert(_ layer: LayerID) {
-        let raw = layer.rawValue == 0 ? UInt64.max : layer.rawValue  // 0 marks an empty slot
-        var index = slot(of: raw)
-        while slots[index] != 0 {
-            if slots[index] == raw { return }
-            index = (index + 1) & mask
-        }
-        slots[index] = raw
-        count += 1
-        if count * 2 > slots.count { grow() }
-    }
-
-    func contains(_ raw: UInt64) -> Bool {
-        var index = slot(of: raw)
-        while slots[index] != 0 {
-            if slots[index] == raw { return true }
-            index = (index + 1) & mask
-        }
-        return false
-    }
-
-    /// The stored raw values (0 stands for `UInt64.max`).
-    var elements: [UInt64] { slots.filter { $0 != 0 } }
-
-    private mutating func grow() {
-        let old = slots
-        slots = Array(repeating: 0, count: old.count * 2)
-        mask = slots.count - 1
-        count = 0
-        for raw in old where raw != 0 {
-            var index = slot(of: raw)
-            while slots[index] != 0 { index = (index + 1) & mask }
-            slots[index] = raw
-            count += 1
-        }
     }
 }
