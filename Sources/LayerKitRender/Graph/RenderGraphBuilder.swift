@@ -771,8 +771,7 @@ package struct RenderGraphBuilder {
 
     /// A layer's own space → its superlayer's sublayer space (as `CALayer.transformToSuperlayer`).
     package static func placement(of node: RenderNode) -> CATransform3D {
-        LayerPlacement.toSuperlayer(bounds: node.bounds, anchorPoint: node.anchorPoint, anchorPointZ: node.anchorPointZ,
-                                    transform: node.transform, position: node.position, zPosition: node.zPosition)
+        withUnsafeMutablePointer(to: &node.placement) { placement(of: $0, bounds: node.bounds) }
     }
 
     /// A layer's own space → its superlayer's, from its `placement` (read where it lies) and `bounds`.
