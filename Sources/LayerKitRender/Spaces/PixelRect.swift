@@ -22,12 +22,23 @@ package struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     /// [minX, maxX] × [minY, maxY] with positive area. Nil for a non-finite or empty region.
     package init?(covering minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) {
         guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite, maxX > minX, maxY > minY else { return nil }
-        // Clamp before converting so that far-away geometry cannot overflow Int.
-        let limit = Double(1 << 40)
-        func clamp(_ v: Double) -> Double { min(max(v, -limit), limit) }
-        self.init(minX: Int(clamp(minX).rounded(.down)), minY: Int(clamp(minY).rounded(.down)),
-                  maxX: Int(clamp(maxX).rounded(.up)), maxY: Int(clamp(maxY).rounded(.up)))
+        self.init(minX: Self.floor(minX), minY: Self.floor(minY), maxX: Self.ceiling(maxX), maxY: Self.ceiling(maxY))
         if isEmpty { return nil }
+    }
+
+    // ⌊v⌋ and ⌈v⌉ of a finite value, clamped first to ±2^40 so that far-away geometry cannot overflow Int.
+    // By truncation and a correction, exact there: the rounding functions were calls into libm (this
+    // build targets x86-64 without SSE4.1's rounding instruction), four per footprint of every draw.
+    private static let limit = Double(1 << 40)
+
+    private static func floor(_ v: Double) -> Int {
+        let clamped = min(max(v, -limit), limit), truncated = Int(clamped)
+        return Double(truncated) > clamped ? truncated - 1 : truncated
+    }
+
+    private static func ceiling(_ v: Double) -> Int {
+        let clamped = min(max(v, -limit), limit), truncated = Int(clamped)
+        return Double(truncated) < clamped ? truncated + 1 : truncated
     }
 
     package var width: Int { maxX - minX }
