@@ -57,6 +57,36 @@ final class MediaTimingTests: XCTestCase {
         XCTAssertEqual(timing.fillMode, .removed)
     }
 
+    /// Cycles are counted down to whole ones on either side of zero and far from it: played backwards
+    /// forever, local time runs below zero (−0.5 s into 2 s cycles is a quarter before the start of
+    /// cycle 0: cycle −1, three quarters through); whole cycle counts start their cycle; counts past 2^52
+    /// (every double there is whole) are their own cycle.
+    func testCyclesAreCountedDownOnEitherSideOfZero() {
+        let backwards = MediaTimingParameters(speed: -1, repeatCount: .infinity, duration: 2)
+        assertTiming(backwards, at: 0, .active, 0, iteration: 0)
+        assertTiming(backwards, at: 0.5, .active, 0.75, iteration: -1)     // active −0.5: cycles −0.25
+        assertTiming(backwards, at: 4, .active, 0, iteration: -2)          // active −4: cycles −2 exactly
+        assertTiming(backwards, at: 5.5, .active, 0.25, iteration: -3)     // active −5.5: cycles −2.75
+        let forwards = MediaTimingParameters(repeatCount: .infinity, duration: 2)
+        assertTiming(forwards, at: 1e9, .active, 0, iteration: 500_000_000)
+        assertTiming(forwards, at: 1e9 + 0.5, .active, 0.25, iteration: 500_000_000)
+        let far = MediaTimingParameters(repeatCount: .infinity, duration: 1)
+        assertTiming(far, at: 0x1p53, .active, 0, iteration: 1 << 53)
+    }
+
+    /// The render thread evaluates timings where they lie; a copy of one must move whole words (see the
+    /// type's `flags`), and the flags must still read back as set.
+    func testParametersAreWholeWordsAndKeepTheirFlags() {
+        XCTAssertEqual(MemoryLayout<MediaTimingParameters>.size, 56)
+        var timing = MediaTimingParameters(autoreverses: true, duration: 1, fillMode: .backwards)
+        XCTAssertEqual([timing.autoreverses, timing.fillsBackwards, timing.fillsForwards], [true, true, false])
+        timing.fillMode = .forwards
+        timing.autoreverses = false
+        XCTAssertEqual([timing.autoreverses, timing.fillsBackwards, timing.fillsForwards], [false, false, true])
+        XCTAssertEqual(timing.fillMode, .forwards)
+        XCTAssertNotEqual(timing, MediaTimingParameters(duration: 1, fillMode: .both))
+    }
+
     // MARK: - Repeat and autoreverse
 
     func testWholeRepeatCountRestartsEachIteration() {

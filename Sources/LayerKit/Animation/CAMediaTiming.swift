@@ -81,12 +81,40 @@ package struct MediaTimingParameters: Sendable, Equatable {
     package var speed: Double
     package var repeatCount: Double
     package var repeatDuration: Double
-    package var autoreverses: Bool
     package var duration: Double
+    package var autoreverses: Bool {
+        get { flags.contains(.autoreverses) }
+        set { flags.set(.autoreverses, newValue) }
+    }
     /// What `fillMode` holds, resolved once: the render thread copies timings per animation per frame,
     /// and the mode's string made each copy retain and release it.
-    package var fillsBackwards: Bool
-    package var fillsForwards: Bool
+    package var fillsBackwards: Bool {
+        get { flags.contains(.fillsBackwards) }
+        set { flags.set(.fillsBackwards, newValue) }
+    }
+    package var fillsForwards: Bool {
+        get { flags.contains(.fillsForwards) }
+        set { flags.set(.fillsForwards, newValue) }
+    }
+
+    /// The three flags in one word after the six numbers, so the parameters are seven whole words (56
+    /// bytes). The render thread evaluates each animation's timing where it lies in its packed entry, and
+    /// where the compiler copies it out first, a size of whole words is copied in pieces no read
+    /// straddles: as six numbers with three single-byte flags among them (58 bytes), the copy's last
+    /// 16-byte piece overlapped `duration` at an odd offset, and its first read after the copy stalled
+    /// on every animation (store forwarding fails there): nearly a third of the evaluator's own time.
+    private var flags: Flags
+
+    private struct Flags: OptionSet, Sendable, Equatable {
+        let rawValue: UInt64
+        static let autoreverses = Flags(rawValue: 1 << 0)
+        static let fillsBackwards = Flags(rawValue: 1 << 1)
+        static let fillsForwards = Flags(rawValue: 1 << 2)
+
+        mutating func set(_ flag: Flags, _ on: Bool) {
+            if on { insert(flag) } else { remove(flag) }
+        }
+    }
 
     /// The fill mode the two flags stand for (a raw value naming none of the four reads as `.removed`,
     /// which it behaves as).
@@ -115,8 +143,9 @@ package struct MediaTimingParameters: Sendable, Equatable {
         self.speed = speed
         self.repeatCount = repeatCount
         self.repeatDuration = repeatDuration
-        self.autoreverses = autoreverses
         self.duration = duration
+        flags = []
+        self.autoreverses = autoreverses
         fillsBackwards = fillMode.fillsBackwards
         fillsForwards = fillMode.fillsForwards
     }
