@@ -35,9 +35,17 @@ package protocol AnimatedPropertyStore {
     func animatedTransformPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double>
     mutating func setAnimatedPointPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey)
     mutating func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey)
+
+    /// Whether an animation whose value does not depend on the value beneath it (from and to given, not
+    /// additive) may be written without reading that value first: true only for a store whose typed reads
+    /// never answer `.unset`, and which changes nothing when a channel it answers `.unsupported` for is
+    /// written (what the general evaluation, which would run instead, writes then too). Default false.
+    static var writesIndependentValuesUnread: Bool { get }
 }
 
 extension AnimatedPropertyStore {
+    package static var writesIndependentValuesUnread: Bool { false }
+
     /// Stores that do not draw (presentation copies) show the new state, as Core Animation's do.
     package mutating func setTransition(_ transition: TransitionRecord, progress: Double) {}
 

@@ -46,6 +46,11 @@ package struct LayerPlacementProperties: Sendable {
 }
 
 extension LayerPlacementProperties: AnimatedPropertyStore {
+    /// Nothing it holds is optional, and a write of a key it does not hold, typed or general, changes
+    /// nothing: the base of `transform.rotation.z` is not read (an identity test of the transform, a
+    /// decomposition of any other) for a spin whose value does not depend on it.
+    package static var writesIndependentValuesUnread: Bool { true }
+
     package func animatedBaseValue(for target: PropertyAnimationTarget) -> AnimatableValue? {
         switch target.property {
         case .position?: .point(position)

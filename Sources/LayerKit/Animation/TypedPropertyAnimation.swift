@@ -98,6 +98,12 @@ package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
         /// the caller, which knows the channel, runs the value arithmetic specialized for it.
         @inline(__always)
         package func apply<Store: AnimatedPropertyStore>(progress: Double, iteration: Int, duration: Double, to store: inout Store) -> Bool {
+            if Store.writesIndependentValuesUnread, let anyEnd = independentOfBase {
+                // The base would go unused (`value` does not read it here): it is not read.
+                let value = value(progress: progress, iteration: iteration, duration: duration, base: anyEnd)
+                if value.isFiniteValue { channel.write(value, to: &store) }
+                return true
+            }
             let base: Value
             switch channel.base(in: store) {
             case .value(let value):
@@ -137,6 +143,17 @@ package struct TypedPropertyAnimation<Channel: AnimationChannel>: Sendable {
         /// The zero of the value type (clear for colors), standing in for an unset property.
         package var neutralValue: Value? {
             (from ?? to ?? by).map { Value.subtract($0, $0) }
+        }
+
+        /// One of the given values when the animated value does not depend on the base (not additive, and
+        /// both ends fixed by from, to and by); nil when it does.
+        private var independentOfBase: Value? {
+            guard !additive else { return nil }
+            switch (from, to, by) {
+            case let (from?, _?, _), let (from?, nil, _?): return from
+            case let (nil, to?, _?): return to
+            default: return nil
+            }
         }
 
         /// From and to, as Core Animation combines fromValue, toValue and byValue.
