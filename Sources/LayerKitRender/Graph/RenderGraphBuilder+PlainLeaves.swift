@@ -199,7 +199,7 @@ extension RenderGraphBuilder {
         let toPixels = CATransform3DConcat(Self.placement(of: placement, bounds: node.bounds), parentSpace).planeMap
         let homography = PlaneHomography(toPixels)
         let determinant = homography.determinant
-        guard determinant.isFinite, abs(determinant) > 1e-12, homography.isInvertible else { return true }
+        guard determinant.isFinite, abs(determinant) > 1e-12, homography.isInvertible(determinant: determinant) else { return true }
         if !node.isDoubleSided && determinant < 0 { return true }
         let localToClip = Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip))
         let mapFlags: LayerInstance.Flags = Self.isSimilarity(homography) ? [.similarityMap] : []

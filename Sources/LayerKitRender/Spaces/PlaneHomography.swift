@@ -53,7 +53,8 @@ package struct PlaneHomography: Equatable, Sendable {
     /// every layer it draws).
     package var isInvertible: Bool { isInvertible(determinant: determinant) }
 
-    private func isInvertible(determinant det: Double) -> Bool {
+    /// `isInvertible` given the map's `determinant`, for a caller that has it already.
+    package func isInvertible(determinant det: Double) -> Bool {
         func length(_ r: SIMD3<Double>) -> Double { (r * r).sum().squareRoot() }
         let bound = length(r0) * length(r1) * length(r2)
         return det.isFinite && bound > 0 && abs(det) > 1e-12 * bound
