@@ -2,7 +2,8 @@ import XCTest
 import LayerKit
 @testable import LayerKitRender
 
-/// `BatchKey.matches`: a draw matches a key exactly when the key made of that draw equals it, checked
+/// `BatchKey.matches` and `drawsShareKey`: a draw matches a key exactly when the key made of that draw
+/// equals it (and two draws share a key exactly when their keys are equal), checked
 /// over draws that differ in each thing a key holds (texture and its filters, blend, stencil, kernel)
 /// and in the phase asked about, with the expected answers written out for the pairs that matter.
 final class BatchKeyMatchTests: XCTestCase {
@@ -51,5 +52,15 @@ final class BatchKeyMatchTests: XCTestCase {
         // Two draws of the same image (one object) with the same filters match each other's keys.
         let twin = draw(texture: TextureBinding(image: imageA))
         XCTAssertTrue(withUnsafePointer(to: twin) { BatchKey(draws[1]).matches($0, depth: .none) })
+        // Draws compared with each other where they lie (`drawsShareKey`, as the batcher compares a draw with
+        // the one that started a batch): the same answers as their keys in any one phase.
+        for a in draws.indices {
+            for b in draws.indices {
+                let shared = withUnsafePointer(to: draws[a]) { first in withUnsafePointer(to: draws[b]) { BatchKey.drawsShareKey(first, $0) } }
+                XCTAssertEqual(shared, a == b, "draws \(a) and \(b)")
+                XCTAssertEqual(shared, BatchKey(draws[a], depth: .translucent) == BatchKey(draws[b], depth: .translucent))
+            }
+        }
+        XCTAssertTrue(withUnsafePointer(to: twin) { twin in withUnsafePointer(to: draws[1]) { BatchKey.drawsShareKey(twin, $0) } })
     }
 }

@@ -43,6 +43,15 @@ package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
             && customKernel == item.pointee.customKernel
     }
 
+    /// Whether the draws at `a` and `b` have the same key in any one phase: `BatchKey(at: a, depth: p) ==
+    /// BatchKey(at: b, depth: p)`, compared where both lie. (A key compared with a draw was copied out of
+    /// its batch first, its value witness and retains, per draw per frame.)
+    package static func drawsShareKey(_ a: UnsafePointer<DrawItem>, _ b: UnsafePointer<DrawItem>) -> Bool {
+        a.pointee.blend == b.pointee.blend && a.pointee.stencilReference == b.pointee.stencilReference
+            && a.pointee.texture == b.pointee.texture && a.pointee.stencilCommand == b.pointee.stencilCommand
+            && a.pointee.customKernel == b.pointee.customKernel
+    }
+
     package var description: String {
         var text: String
         switch texture?.source {

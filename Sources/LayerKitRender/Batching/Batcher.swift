@@ -67,7 +67,7 @@ package struct Batcher {
             // Neighbours mostly share a key: compared with the last one's, most items hash nothing.
             var last: Int?
             for index in items.indices.reversed() where phases[index] == .opaque {
-                if merge, let last, building[last].key.matches(draws + index, depth: .opaque) {
+                if merge, let last, BatchKey.drawsShareKey(draws + building[last].first, draws + index) {
                     building[last].items.append(index)
                     continue
                 }
@@ -78,7 +78,7 @@ package struct Batcher {
                 } else {
                     batchOfKey[key] = building.count
                     last = building.count
-                    building.append(Building(key: key, items: [index], region: BatchRegion(limit: 0)))
+                    building.append(Building(key: key, first: index, items: [index], region: BatchRegion(limit: 0)))
                 }
             }
         }
@@ -89,18 +89,18 @@ package struct Batcher {
             let phase = phases?[index] ?? .none
             let footprint = footprints[index]
             if draws[index].stencilCommand != nil {
-                building.append(Building(key: BatchKey(at: draws + index, depth: phase), items: [index], region: BatchRegion(limit: 0)))
+                building.append(Building(key: BatchKey(at: draws + index, depth: phase), first: index, items: [index], region: BatchRegion(limit: 0)))
                 wall = building.count
                 continue
             }
             guard merge else {
-                building.append(Building(key: BatchKey(at: draws + index, depth: phase), items: [index], region: BatchRegion(limit: 0)))
+                building.append(Building(key: BatchKey(at: draws + index, depth: phase), first: index, items: [index], region: BatchRegion(limit: 0)))
                 continue
             }
             var target: Int?
             var candidate = building.count - 1
             while candidate >= max(wall, building.count - lookBack) {
-                if building[candidate].key.matches(draws + index, depth: phase) {
+                if building[candidate].phase == phase && BatchKey.drawsShareKey(draws + building[candidate].first, draws + index) {
                     target = candidate
                     break
                 }
@@ -113,7 +113,7 @@ package struct Batcher {
             } else {
                 var region = BatchRegion(limit: rectsPerBatch)
                 region.add(footprint)
-                building.append(Building(key: BatchKey(at: draws + index, depth: phase), items: [index], region: region))
+                building.append(Building(key: BatchKey(at: draws + index, depth: phase), first: index, items: [index], region: region))
             }
         }
 
@@ -129,11 +129,23 @@ package struct Batcher {
         return (order, batches)
     }
 
-    /// A batch being built: its key, its items in recording order, and where they draw.
+    /// A batch being built: its key, the draw that started it (later draws are compared with that one,
+    /// `BatchKey.drawsShareKey`), its items in recording order, and where they draw.
     private struct Building {
         var key: BatchKey
+        /// The key's phase, read without the key.
+        let phase: DepthPhase
+        let first: Int
         var items: [Int]
         var region: BatchRegion
+
+        init(key: BatchKey, first: Int, items: [Int], region: BatchRegion) {
+            self.key = key
+            phase = key.depth
+            self.first = first
+            self.items = items
+            self.region = region
+        }
     }
 }
 
