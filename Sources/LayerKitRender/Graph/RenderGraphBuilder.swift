@@ -331,9 +331,11 @@ package struct RenderGraphBuilder {
         result.reserveCapacity(nodes.count)
         nodes.withUnsafeBufferPointer { strong in
             strong.withMemoryRebound(to: Unmanaged<RenderNode>.self) { nodes in
-                let withRecord = context.generation != 0
                 for index in nodes.indices {
-                    if index + 12 < nodes.count { RenderNode.prefetch(nodes[index + 12], withRecord: withRecord) }
+                    // Not the record, which drawing the node writes: the list is drawn once all of it is
+                    // presented, by which time a thousand-layer list had its records evicted again, and
+                    // fetched here they only held up the fetches this loop waits for.
+                    if index + 12 < nodes.count { RenderNode.prefetch(nodes[index + 12], withRecord: false) }
                     if index + 6 < nodes.count { nodes[index + 6]._withUnsafeGuaranteedRef { $0.prefetchForPresenting(placingByValue: placingLeavesByValue) } }
                     nodes[index]._withUnsafeGuaranteedRef { committed in
                         if placingLeavesByValue && committed.isPlacedByValue {
