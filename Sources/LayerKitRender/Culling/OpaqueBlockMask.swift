@@ -17,9 +17,6 @@ package struct OpaqueBlockMask: Sendable {
     /// rasterizer's sub-pixel snapping, 1/256 on lavapipe).
     package var margin = 1.0 / 32
     private let wordsPerRow: Int
-    /// Coordinates are clamped to ±`reach` pixels, far outside any target, so that whole parts can be
-    /// taken by integer conversion (no libm rounding call in the inner loops).
-    private static let reach = Double(1 << 24)
     private var words: [UInt64]
     /// Whether any block is marked.
     package private(set) var isEmpty = true
@@ -41,8 +38,8 @@ package struct OpaqueBlockMask: Sendable {
         guard bounds.minY.isFinite, bounds.maxY.isFinite, bounds.minX.isFinite, bounds.maxX.isFinite else { return }
         let spans = PixelParallelogram.Spans(shape, inset: margin)
         let perBlock = 1 / Double(blockSize)
-        let firstRow = max(0, Self.floor(bounds.minY * perBlock))
-        let lastRow = min(rows - 1, Self.floor(min(bounds.maxY, Double(height)) * perBlock))
+        let firstRow = max(0, PixelRect.floor(bounds.minY * perBlock))
+        let lastRow = min(rows - 1, PixelRect.floor(min(bounds.maxY, Double(height)) * perBlock))
         guard firstRow <= lastRow else { return }
         for row in firstRow...lastRow {
             // Inside the parallelogram shrunk by the margin, the x-range at every pixel centre of the row
@@ -54,8 +51,8 @@ package struct OpaqueBlockMask: Sendable {
             let left = max(left0, left1), right = min(right0, right1)
             guard right >= left else { continue }
             // Blocks whose first centre is at or right of `left` and whose last centre is at or left of `right`.
-            let firstColumn = max(0, -Self.floor(-(left - 0.5) * perBlock))
-            var lastColumn = Self.floor((right + 0.5) * perBlock) - 1
+            let firstColumn = max(0, PixelRect.ceiling((left - 0.5) * perBlock))
+            var lastColumn = PixelRect.floor((right + 0.5) * perBlock) - 1
             if right >= Double(width) - 0.5 { lastColumn = columns - 1 }
             lastColumn = min(lastColumn, columns - 1)
             guard firstColumn <= lastColumn else { continue }
@@ -89,8 +86,8 @@ package struct OpaqueBlockMask: Sendable {
         let bounds = shape.bounds
         guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite, bounds.maxY.isFinite else { return whole }
         // The target's pixels whose centres may lie in the bounds.
-        let firstX = max(0, -Self.floor(-(bounds.minX - 0.5 - margin))), lastX = min(width - 1, Self.floor(bounds.maxX - 0.5 + margin))
-        let firstY = max(0, -Self.floor(-(bounds.minY - 0.5 - margin))), lastY = min(height - 1, Self.floor(bounds.maxY - 0.5 + margin))
+        let firstX = max(0, PixelRect.ceiling(bounds.minX - 0.5 - margin)), lastX = min(width - 1, PixelRect.floor(bounds.maxX - 0.5 + margin))
+        let firstY = max(0, PixelRect.ceiling(bounds.minY - 0.5 - margin)), lastY = min(height - 1, PixelRect.floor(bounds.maxY - 0.5 + margin))
         guard firstX <= lastX, firstY <= lastY else { return nil }
         let (firstColumn, lastColumn) = (firstX >> blockShift, lastX >> blockShift)
         let (firstRow, lastRow) = (firstY >> blockShift, lastY >> blockShift)
@@ -122,13 +119,6 @@ package struct OpaqueBlockMask: Sendable {
             high = pointwiseMax(high, pointwiseMin(pointwiseMax(firstBounds.high, lastBounds.high), SIMD2(repeating: 1)))
         }
         return low.x <= high.x && low.y <= high.y ? (low, high) : nil
-    }
-
-    /// ⌊value⌋ for a finite value, clamped to ±`reach`.
-    private static func floor(_ value: Double) -> Int {
-        let clamped = min(max(value, -reach), reach)
-        let truncated = Int(clamped)
-        return Double(truncated) > clamped ? truncated - 1 : truncated
     }
 
     private mutating func setBits(row: Int, from first: Int, through last: Int) {

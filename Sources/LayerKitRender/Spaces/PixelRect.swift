@@ -26,17 +26,20 @@ package struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         if isEmpty { return nil }
     }
 
-    // ⌊v⌋ and ⌈v⌉ of a finite value, clamped first to ±2^40 so that far-away geometry cannot overflow Int.
-    // By truncation and a correction, exact there: the rounding functions were calls into libm (this
-    // build targets x86-64 without SSE4.1's rounding instruction), four per footprint of every draw.
+    /// Coordinates are clamped to ±2^40 pixels, far outside any target, so that far-away geometry cannot
+    /// overflow Int.
     private static let limit = Double(1 << 40)
 
-    private static func floor(_ v: Double) -> Int {
+    /// ⌊v⌋ of a finite value clamped to ±2^40, by truncation and a correction (exact there): the rounding
+    /// functions are calls into libm on this build's x86-64 baseline (no SSE4.1 rounding instruction),
+    /// and footprints and occlusion masks round several coordinates per draw.
+    package static func floor(_ v: Double) -> Int {
         let clamped = min(max(v, -limit), limit), truncated = Int(clamped)
         return Double(truncated) > clamped ? truncated - 1 : truncated
     }
 
-    private static func ceiling(_ v: Double) -> Int {
+    /// ⌈v⌉ of a finite value clamped to ±2^40, as `floor`.
+    package static func ceiling(_ v: Double) -> Int {
         let clamped = min(max(v, -limit), limit), truncated = Int(clamped)
         return Double(truncated) < clamped ? truncated + 1 : truncated
     }
