@@ -35,17 +35,10 @@ package struct BatchKey: Hashable, Sendable, CustomStringConvertible {
         customKernel = item.pointee.customKernel
     }
 
-    /// Whether the draw at `item`, drawn in `phase`, has this key: `BatchKey(at: item, depth: phase) == self`,
-    /// compared where the draw lies, so that a draw joining a batch copies (and retains) nothing.
-    package func matches(_ item: UnsafePointer<DrawItem>, depth phase: DepthPhase) -> Bool {
-        depth == phase && blend == item.pointee.blend && stencilReference == item.pointee.stencilReference
-            && texture == item.pointee.texture && stencilCommand == item.pointee.stencilCommand
-            && customKernel == item.pointee.customKernel
-    }
-
     /// Whether the draws at `a` and `b` have the same key in any one phase: `BatchKey(at: a, depth: p) ==
-    /// BatchKey(at: b, depth: p)`, compared where both lie. (A key compared with a draw was copied out of
-    /// its batch first, its value witness and retains, per draw per frame.)
+    /// BatchKey(at: b, depth: p)`, compared where both lie, so that a draw joining a batch (or patched into
+    /// one) copies and retains nothing. (A key compared with a draw was copied out of its batch first, its
+    /// value witness and retains, per draw per frame.)
     package static func drawsShareKey(_ a: UnsafePointer<DrawItem>, _ b: UnsafePointer<DrawItem>) -> Bool {
         a.pointee.blend == b.pointee.blend && a.pointee.stencilReference == b.pointee.stencilReference
             && a.pointee.texture == b.pointee.texture && a.pointee.stencilCommand == b.pointee.stencilCommand

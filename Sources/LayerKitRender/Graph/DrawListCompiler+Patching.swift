@@ -72,7 +72,7 @@ extension DrawListCompiler {
             // full compile (its group is drawn front to back).
             guard new.pointee.depthGroup == nil, old.pointee.depthGroup == nil else { return nil }
             let phase = depthPhase(of: new.pointee, index: index)
-            guard phase == depthPhase(of: old.pointee, index: index), BatchKey(at: old, depth: phase).matches(new, depth: phase),
+            guard phase == depthPhase(of: old.pointee, index: index), BatchKey.drawsShareKey(old, new),
                   Material(at: new) == Material(at: old),  // the batch's material, the join, still covers it
                   phase == .opaque || index.translucentInPainterOrder else { return nil }
             compiled[compiledIndex] = new.pointee
