@@ -72,15 +72,15 @@ package struct OpaqueBlockMask: Sendable {
     /// in 0…1) that holds every such centre, widened by `margin`. Nil when there is none (every pixel
     /// centre of `shape` on the target lies in a marked block).
     ///
-    /// Each unmarked block the shape's bounds meet contributes the (s, t) bounds of its pixel centres'
-    /// rect, where they meet 0…1 (so a block only near the shape may widen the range a little: never
-    /// narrow it). In a row, each of those bounds is monotonic in the column (a block further right has
-    /// its centres further right), so the blocks whose bounds meet 0…1 are one run of columns, and over the
-    /// unmarked blocks of that run every bound is least and greatest at the first or the last of them:
-    /// only those two are worked out. Cost: one word per row to skip a shape with no marked block near
-    /// it; else per row, a few multiplications for each unmarked block from either end of the row up to
-    /// the first that meets the shape. (Working out every unmarked block was a sixth of the render
-    /// thread's CPU in a `city` window.)
+    /// Per block row: the row's pixel centres that may lie in the shape are those within its x-extent over
+    /// the row's height (`PixelParallelogram.BandExtents`), each widened by the margin. Of those, the ones in
+    /// unmarked blocks lie between the first pixel of the first unmarked block and the last pixel of the
+    /// last one (found from the row's words), and s and t, linear in x, are least and greatest over that
+    /// rect at its corners: one rect per row is worked out, where it meets 0…1 (clamped to it). Cost: one
+    /// word per row to skip a shape with no marked block near it; else per row, a band extent, a bit scan
+    /// from either end and one rect's parameters. (Working out every unmarked block was a sixth of the
+    /// render thread's CPU in a `city` window; each row's two end blocks that meet the shape, found by
+    /// working out blocks from either end, a third of its cull and batch stage.)
     package func exposure(of shape: PixelParallelogram) -> (low: SIMD2<Double>, high: SIMD2<Double>)? {
         let whole = (low: SIMD2<Double>(0, 0), high: SIMD2<Double>(1, 1))
         let bounds = shape.bounds
@@ -95,30 +95,32 @@ package struct OpaqueBlockMask: Sendable {
         // s = a · (p − corner), t = b · (p − corner).
         let (a, b) = shape.inverseRows
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return whole }
+        let extents = PixelParallelogram.BandExtents(shape)
         let blockSize = self.blockSize
-        var low = SIMD2<Double>(repeating: .infinity), high = SIMD2<Double>(repeating: -.infinity)
+        // Scalars, not SIMD2: the generic lane-wise min and max were calls.
+        var low = (s: Double.infinity, t: Double.infinity), high = (s: -Double.infinity, t: -Double.infinity)
         for row in firstRow...lastRow {
-            // The row's pixel centres (within the range), widened by the margin, relative to the corner.
-            let y0 = Double(max(row * blockSize, firstY)) + 0.5 - margin - shape.corner.y
-            let y1 = Double(min(row * blockSize + blockSize - 1, lastY)) + 0.5 + margin - shape.corner.y
-            let rowLow = SIMD2(min(a.y * y0, a.y * y1), min(b.y * y0, b.y * y1))
-            let rowHigh = SIMD2(max(a.y * y0, a.y * y1), max(b.y * y0, b.y * y1))
-            // The (s, t) bounds of the block's centres, nil when they miss 0…1.
-            func bounds(ofColumn column: Int) -> (low: SIMD2<Double>, high: SIMD2<Double>)? {
-                let x0 = Double(max(column * blockSize, firstX)) + 0.5 - margin - shape.corner.x
-                let x1 = Double(min(column * blockSize + blockSize - 1, lastX)) + 0.5 + margin - shape.corner.x
-                let blockLow = rowLow + SIMD2(min(a.x * x0, a.x * x1), min(b.x * x0, b.x * x1))
-                let blockHigh = rowHigh + SIMD2(max(a.x * x0, a.x * x1), max(b.x * x0, b.x * x1))
-                guard blockHigh.x >= 0, blockLow.x <= 1, blockHigh.y >= 0, blockLow.y <= 1 else { return nil }
-                return (blockLow, blockHigh)
-            }
-            guard let (first, firstBounds) = firstUnmarked(row: row, from: firstColumn, through: lastColumn, ascending: true, bounds(ofColumn:)),
-                  let (_, lastBounds) = firstUnmarked(row: row, from: first, through: lastColumn, ascending: false, bounds(ofColumn:))
+            // The row's pixel centres (within the range), widened by the margin.
+            let top = Double(max(row * blockSize, firstY)) + 0.5 - margin
+            let bottom = Double(min(row * blockSize + blockSize - 1, lastY)) + 0.5 + margin
+            guard let (left, right) = extents.xRange(fromY: top, toY: bottom) else { continue }
+            let rowFirstX = max(firstX, PixelRect.ceiling(left - 0.5 - margin))
+            let rowLastX = min(lastX, PixelRect.floor(right - 0.5 + margin))
+            guard rowFirstX <= rowLastX,
+                  let first = firstUnmarked(row: row, from: rowFirstX >> blockShift, through: rowLastX >> blockShift, ascending: true),
+                  let last = firstUnmarked(row: row, from: first, through: rowLastX >> blockShift, ascending: false)
             else { continue }
-            low = pointwiseMin(low, pointwiseMax(pointwiseMin(firstBounds.low, lastBounds.low), .zero))
-            high = pointwiseMax(high, pointwiseMin(pointwiseMax(firstBounds.high, lastBounds.high), SIMD2(repeating: 1)))
+            // The rect of those centres, relative to the corner.
+            let x0 = Double(max(first * blockSize, rowFirstX)) + 0.5 - margin - shape.corner.x
+            let x1 = Double(min(last * blockSize + blockSize - 1, rowLastX)) + 0.5 + margin - shape.corner.x
+            let y0 = top - shape.corner.y, y1 = bottom - shape.corner.y
+            let sLow = min(a.x * x0, a.x * x1) + min(a.y * y0, a.y * y1), sHigh = max(a.x * x0, a.x * x1) + max(a.y * y0, a.y * y1)
+            let tLow = min(b.x * x0, b.x * x1) + min(b.y * y0, b.y * y1), tHigh = max(b.x * x0, b.x * x1) + max(b.y * y0, b.y * y1)
+            guard sHigh >= 0, sLow <= 1, tHigh >= 0, tLow <= 1 else { continue }
+            low = (min(low.s, max(sLow, 0)), min(low.t, max(tLow, 0)))
+            high = (max(high.s, min(sHigh, 1)), max(high.t, min(tHigh, 1)))
         }
-        return low.x <= high.x && low.y <= high.y ? (low, high) : nil
+        return low.s <= high.s && low.t <= high.t ? (SIMD2(low.s, low.t), SIMD2(high.s, high.t)) : nil
     }
 
     private mutating func setBits(row: Int, from first: Int, through last: Int) {
@@ -131,21 +133,15 @@ package struct OpaqueBlockMask: Sendable {
         return blocks.words.contains { word in words[row * wordsPerRow + word] & blocks.bits(ofWord: word) != 0 }
     }
 
-    /// The first unmarked block of `first...last` in `row`, counting up from `first` (or down from `last`),
-    /// for which `value` gives a value, with that value.
-    private func firstUnmarked<Value>(row: Int, from first: Int, through last: Int, ascending: Bool,
-                                      _ value: (Int) -> Value?) -> (column: Int, value: Value)? {
+    /// The first unmarked block of `first...last` in `row`, counting up from `first` (or down from `last`).
+    private func firstUnmarked(row: Int, from first: Int, through last: Int, ascending: Bool) -> Int? {
         guard first <= last else { return nil }
         let blocks = RowBlocks(first, last), rowStart = row * wordsPerRow
         for step in 0..<blocks.words.count {
             let word = ascending ? blocks.words.lowerBound + step : blocks.words.upperBound - step
-            var unmarked = ~words[rowStart + word] & blocks.bits(ofWord: word)
-            while unmarked != 0 {
-                let bit = ascending ? unmarked.trailingZeroBitCount : 63 - unmarked.leadingZeroBitCount
-                let column = word << 6 + bit
-                if let found = value(column) { return (column, found) }
-                unmarked &= ~(1 << UInt64(bit))
-            }
+            let unmarked = ~words[rowStart + word] & blocks.bits(ofWord: word)
+            guard unmarked != 0 else { continue }
+            return word << 6 + (ascending ? unmarked.trailingZeroBitCount : 63 - unmarked.leadingZeroBitCount)
         }
         return nil
     }

@@ -97,6 +97,66 @@ package struct PixelParallelogram: Sendable {
     }
 }
 
+extension PixelParallelogram {
+    /// The x-extent of the parallelogram's part between two heights, with its edges' slopes worked out
+    /// once (asked for every block row of a shape whose exposure is sought, `OpaqueBlockMask.exposure`).
+    ///
+    /// The part of a convex outline within a horizontal band is convex, and its corners are the outline's
+    /// corners within the band and the points where an edge crosses either side of the band: the extent
+    /// is the least and greatest x among those. Each is worked out for all four edges at once.
+    package struct BandExtents {
+        /// One edge from `start` to `end`: its dx/dy (0 for a level edge) and the y-range it spans.
+        private struct Edge {
+            let startX: Double
+            let startY: Double
+            let slope: Double
+            let low: Double
+            let high: Double
+
+            init(_ start: SIMD2<Double>, _ end: SIMD2<Double>) {
+                startX = start.x
+                startY = start.y
+                slope = end.y == start.y ? 0 : (end.x - start.x) / (end.y - start.y)
+                low = min(start.y, end.y)
+                high = max(start.y, end.y)
+            }
+
+            /// Widens `range` by the point where the edge crosses height y, if it crosses it.
+            @inline(__always)
+            func addCrossing(atY y: Double, to range: inout (Double, Double)) {
+                guard low < y, y < high else { return }
+                let x = startX + (y - startY) * slope
+                range = (min(range.0, x), max(range.1, x))
+            }
+        }
+
+        private let edges: (Edge, Edge, Edge, Edge)
+
+        package init(_ shape: PixelParallelogram) {
+            let (p0, p1, p2, p3) = shape.corners
+            edges = (Edge(p0, p1), Edge(p1, p2), Edge(p2, p3), Edge(p3, p0))
+        }
+
+        /// The least and greatest x of the parallelogram's points with y in `top...bottom`, or nil when it has
+        /// none there.
+        @inline(__always)
+        package func xRange(fromY top: Double, toY bottom: Double) -> (Double, Double)? {
+            var range = (Double.infinity, -Double.infinity)
+            // Every corner starts one edge.
+            func add(_ edge: Edge) {
+                if edge.startY >= top && edge.startY <= bottom { range = (min(range.0, edge.startX), max(range.1, edge.startX)) }
+                edge.addCrossing(atY: top, to: &range)
+                edge.addCrossing(atY: bottom, to: &range)
+            }
+            add(edges.0)
+            add(edges.1)
+            add(edges.2)
+            add(edges.3)
+            return range.0 <= range.1 ? range : nil
+        }
+    }
+}
+
 extension SIMD2 where Scalar == Double {
     /// The Euclidean length.
     package var length: Double { (self * self).sum().squareRoot() }
