@@ -32,13 +32,15 @@ let package = Package(
         // glibc's allocator controls (malloc.h): the C heap's policy under a CPU Vulkan device.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CPrefetch"),
+        // glibc's sincos: both of an angle from one call (a spinning layer's rotation, LayerKit).
+        .systemLibrary(name: "CSinCos"),
         // The X server's connection and shared-memory images: presenting a CPU device's frames (LayerKitSDL).
         .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm", providers: [.apt(["libxcb-shm0-dev"])]),
 
         // The model: layers, animations, transactions, Core Graphics value types. No Vulkan.
         .target(
             name: "LayerKit",
-            dependencies: ["CPNG", "CCairo", "CPango", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CPNG", "CCairo", "CPango", "CSinCos", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Render server, render tree and the backend-neutral render graph. Never imports Vulkan.

@@ -185,6 +185,23 @@ final class CATransform3DDecompositionTests: XCTestCase {
         XCTAssertEqual(quarter.m33, 1)
     }
 
+    /// The spin's sine and cosine come from one call (glibc's sincos): the same bits as `sin` and `cos`
+    /// give, over angles of every magnitude from a turn's fraction to 10^300, either sign.
+    func testARotationPartHoldsTheBitsOfSinAndCosOverEveryMagnitude() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for index in 0..<200_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let mantissa = Double(state >> 11) / Double(1 << 53)
+            let magnitude = index % 4 == 0 ? 1e300 * mantissa : index % 4 == 1 ? 1e6 * mantissa : 8 * mantissa
+            let angle = (state & 1 == 0 ? 1 : -1) * magnitude
+            var written = CATransform3DIdentity
+            _ = written.replaceAnimatedPart(.rotation(2), with: angle)
+            XCTAssertEqual(Double(written.m11).bitPattern, cos(angle).bitPattern, "cos \(angle)")
+            XCTAssertEqual(Double(written.m12).bitPattern, (0 + sin(angle)).bitPattern, "sin \(angle)")
+            if Double(written.m11).bitPattern != cos(angle).bitPattern { return }
+        }
+    }
+
     private func bits(of t: CATransform3D) -> [UInt64] {
         [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24, t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44].map { Double($0).bitPattern }
     }
