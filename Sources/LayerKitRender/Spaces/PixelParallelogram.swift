@@ -143,7 +143,7 @@ extension PixelParallelogram {
         package func xRange(fromY top: Double, toY bottom: Double) -> (Double, Double)? {
             var range = (Double.infinity, -Double.infinity)
             // Every corner starts one edge.
-            func add(_ edge: Edge) {
+            @inline(__always) func add(_ edge: Edge) {
                 if edge.startY >= top && edge.startY <= bottom { range = (min(range.0, edge.startX), max(range.1, edge.startX)) }
                 edge.addCrossing(atY: top, to: &range)
                 edge.addCrossing(atY: bottom, to: &range)

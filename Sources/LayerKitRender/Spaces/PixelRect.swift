@@ -33,12 +33,14 @@ package struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     /// ⌊v⌋ of a finite value clamped to ±2^40, by truncation and a correction (exact there): the rounding
     /// functions are calls into libm on this build's x86-64 baseline (no SSE4.1 rounding instruction),
     /// and footprints and occlusion masks round several coordinates per draw.
+    @inline(__always)
     package static func floor(_ v: Double) -> Int {
         let clamped = min(max(v, -limit), limit), truncated = Int(clamped)
         return Double(truncated) > clamped ? truncated - 1 : truncated
     }
 
     /// ⌈v⌉ of a finite value clamped to ±2^40, as `floor`.
+    @inline(__always)
     package static func ceiling(_ v: Double) -> Int {
         let clamped = min(max(v, -limit), limit), truncated = Int(clamped)
         return Double(truncated) < clamped ? truncated + 1 : truncated
