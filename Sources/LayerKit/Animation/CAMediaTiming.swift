@@ -328,6 +328,7 @@ package struct MediaTimingParameters: Sendable, Equatable {
         return TimingResult(phase: phase, progress: progress, iteration: Self.clampedInt(index))
     }
 
+    @inline(__always)
     private static func clampedInt(_ value: Double) -> Int {
         guard value.isFinite else { return value > 0 ? Int.max : Int.min }
         if value >= Double(Int.max) { return Int.max }

@@ -68,7 +68,7 @@ package struct OcclusionCuller {
         guard flags.isDisjoint(with: [.border, .pieceCorners]) else { return nil }
         // The covered region in layer space: shape ∩ quad, inset by the largest corner radius.
         let quad = instance.quad, shape = instance.shape
-        let radius = Double(max(0, instance.shapeRadii.max()))
+        let radius = Double(max(0, instance.shapeRadii.greatestLane))
         var minX = Double(max(quad.x, shape.x)) + radius, maxX = Double(min(quad.z, shape.z)) - radius
         var minY = Double(max(quad.y, shape.y)) + radius, maxY = Double(min(quad.w, shape.w)) - radius
         guard maxX > minX, maxY > minY else { return nil }
@@ -127,7 +127,7 @@ package struct OcclusionCuller {
         let tolerance: Float = 1e-6
         guard abs(f0.y) <= tolerance * abs(f0.x), abs(f1.x) <= tolerance * abs(f1.y), abs(f2.x) <= tolerance, abs(f2.y) <= tolerance,
               f2.z > 0, f0.x != 0, f1.y != 0 else { return nil }
-        let clip = instance.clipRect, r = Double(max(0, instance.clipRadii.max()))
+        let clip = instance.clipRect, r = Double(max(0, instance.clipRadii.greatestLane))
         let (cx0, cx1) = (Double(clip.x) + r, Double(clip.z) - r)
         let (cy0, cy1) = (Double(clip.y) + r, Double(clip.w) - r)
         guard cx1 > cx0, cy1 > cy0 else { return nil }

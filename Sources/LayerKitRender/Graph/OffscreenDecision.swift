@@ -105,7 +105,7 @@ package enum OffscreenDecision {
             hy /= hz
         }
         let px = (hx + 1) * Double(targetWidth) / 2, py = (hy + 1) * Double(targetHeight) / 2
-        return PixelRect(covering: px.min(), py.min(), px.max(), py.max())
+        return PixelRect(covering: px.leastLane, py.leastLane, px.greatestLane, py.greatestLane)
     }
 
     /// The pixel bounds of the instance's analytic clip, or nil when they cannot be bounded.
