@@ -62,15 +62,22 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
 
     /// The material `instance` needs.
     package init(_ instance: LayerInstance) {
-        let flags = instance.flags
+        self = withUnsafePointer(to: instance) { Material(instanceAt: $0) }
+    }
+
+    /// `init(_:)` of the instance at `instance`, read where it lies: passed by value, each draw's 256-byte
+    /// instance was copied out for this call, for every draw of every batch each frame.
+    private init(instanceAt instance: UnsafePointer<LayerInstance>) {
+        let flags = instance.pointee.flags
         if flags.contains(.countFragments) || flags.contains(.overdrawHeatMap) {
             self = .general
             return
         }
+        let shapeRadii = instance.pointee.shapeRadii, quad = instance.pointee.quad, shape = instance.pointee.shape
         if flags.contains(.filterKernel) || flags.contains(.colorMatrix) {
             // A surface quad: covered wherever drawn, unless a clip (an ancestor's, a backdrop's shape) cuts
             // it; an image taking a colour matrix keeps its rounded corners and antialiased edges.
-            let shaped = flags.contains(.antialiasEdges) || instance.shapeRadii != .zero || !Self.quad(instance.quad, liesWithin: instance.shape)
+            let shaped = flags.contains(.antialiasEdges) || shapeRadii != .zero || !Self.quad(quad, liesWithin: shape)
             self.init(paint: .filter, coverage: flags.contains(.clip) ? .shapeBorderClip : shaped ? Self.shapeCoverage(of: instance) : .none)
             return
         }
@@ -85,8 +92,8 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
         } else if flags.contains(.shadow) {
             // A shadow blurs the shape with the derivative-based coverage's inputs.
             coverage = .shape
-        } else if flags.contains(.antialiasEdges) || flags.contains(.pieceCorners) || instance.shapeRadii != .zero
-                    || !Self.quad(instance.quad, liesWithin: instance.shape) {
+        } else if flags.contains(.antialiasEdges) || flags.contains(.pieceCorners) || shapeRadii != .zero
+                    || !Self.quad(quad, liesWithin: shape) {
             coverage = Self.shapeCoverage(of: instance)
         } else {
             coverage = .none
@@ -103,7 +110,11 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
     /// `init(_:)` of the draw at `item`, read where it lies: a draw passed whole is copied out (384
     /// bytes, and its references retained), for every draw of a batch.
     package init(at item: UnsafePointer<DrawItem>) {
-        self = item.pointee.stencilCommand == nil ? Material(item.pointee.instance) : .general
+        guard item.pointee.stencilCommand == nil, let instance = item.pointer(to: \.instance) else {
+            self = .general
+            return
+        }
+        self.init(instanceAt: instance)
     }
 
     /// The material of a batch of `items` (indices into `all`): the join of theirs.
@@ -122,10 +133,10 @@ package struct Material: Hashable, Sendable, CustomStringConvertible {
     /// The shape coverage `instance` needs: without derivatives where its map is affine, that is where the
     /// clip-space w of a layer point (x, y, 0, 1) does not depend on x or y (the rows' w of `localToClip`'s
     /// first two columns are zero; the third multiplies z = 0), with one scale where it is a similarity.
-    private static func shapeCoverage(of instance: LayerInstance) -> Coverage {
-        let (x, y, _, translation) = instance.localToClip
+    private static func shapeCoverage(of instance: UnsafePointer<LayerInstance>) -> Coverage {
+        let (x, y, _, translation) = instance.pointee.localToClip
         guard x.w == 0 && y.w == 0 && translation.w != 0 else { return .shape }
-        return instance.flags.contains(.similarityMap) ? .similarShape : .affineShape
+        return instance.pointee.flags.contains(.similarityMap) ? .similarShape : .affineShape
     }
 
     /// With a hard edge the shader's coverage is a step at the pixel centre, the rasterizer's own
