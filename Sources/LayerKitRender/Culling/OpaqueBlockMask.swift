@@ -79,8 +79,9 @@ package struct OpaqueBlockMask: Sendable {
     /// rect at its corners: one rect per row is worked out, where it meets 0…1 (clamped to it). Cost: one
     /// word per row to skip a shape with no marked block near it; else per row, a band extent, a bit scan
     /// from either end and one rect's parameters. (Working out every unmarked block was a sixth of the
-    /// render thread's CPU in a `city` window; each row's two end blocks that meet the shape, found by
-    /// working out blocks from either end, a third of its cull and batch stage.)
+    /// render thread's CPU in a `city` window. Working out whole blocks from either end of the row until one
+    /// met the shape cost as much as this, and left the pixels of those blocks outside the shape in the
+    /// exposure: city's trimmed quads covered 2.316 windows, 2.270 now.)
     package func exposure(of shape: PixelParallelogram) -> (low: SIMD2<Double>, high: SIMD2<Double>)? {
         let whole = (low: SIMD2<Double>(0, 0), high: SIMD2<Double>(1, 1))
         let bounds = shape.bounds

@@ -103,7 +103,7 @@ extension PixelParallelogram {
     ///
     /// The part of a convex outline within a horizontal band is convex, and its corners are the outline's
     /// corners within the band and the points where an edge crosses either side of the band: the extent
-    /// is the least and greatest x among those. Each is worked out for all four edges at once.
+    /// is the least and greatest x among those. Each edge adds its first corner and its crossings.
     package struct BandExtents {
         /// One edge from `start` to `end`: its dx/dy (0 for a level edge) and the y-range it spans.
         private struct Edge {
