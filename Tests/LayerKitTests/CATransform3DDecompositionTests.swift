@@ -188,12 +188,12 @@ final class CATransform3DDecompositionTests: XCTestCase {
     /// The spin's sine and cosine come from one call (glibc's sincos): the same bits as `sin` and `cos`
     /// give, over angles of every magnitude from a turn's fraction to 10^300, either sign.
     func testARotationPartHoldsTheBitsOfSinAndCosOverEveryMagnitude() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var random = SplitMix64(seed: 3)
         for index in 0..<200_000 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let mantissa = Double(state >> 11) / Double(1 << 53)
+            let bits = random.next()
+            let mantissa = Double(bits >> 11) / Double(1 << 53)
             let magnitude = index % 4 == 0 ? 1e300 * mantissa : index % 4 == 1 ? 1e6 * mantissa : 8 * mantissa
-            let angle = (state & 1 == 0 ? 1 : -1) * magnitude
+            let angle = (bits & 1 == 0 ? 1 : -1) * magnitude
             var written = CATransform3DIdentity
             _ = written.replaceAnimatedPart(.rotation(2), with: angle)
             XCTAssertEqual(Double(written.m11).bitPattern, cos(angle).bitPattern, "cos \(angle)")

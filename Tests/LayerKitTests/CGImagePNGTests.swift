@@ -520,19 +520,6 @@ final class CGImagePNGTests: XCTestCase {
     }
 }
 
-/// A tiny deterministic generator (SplitMix64) so round-trip images are the same on every run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func nextByte() -> UInt8 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return UInt8(truncatingIfNeeded: (z ^ (z >> 31)) >> 56)
-    }
-}
-
 private extension CGImageError {
     /// The case without its payload, for assertions that only care which failure it was.
     var caseName: String {
