@@ -5,7 +5,7 @@ import LayerKit
 /// `BatchKey.drawsShareKey`: two draws share a key exactly when the keys made of them are equal, checked
 /// over draws that differ in each thing a key holds (texture and its filters, blend, stencil, kernel)
 /// and in the phase asked about, with the expected answers written out for the pairs that matter.
-final class BatchKeyMatchTests: XCTestCase {
+final class BatchKeySharingTests: XCTestCase {
     private func draw(texture: TextureBinding? = nil, blend: BlendMode = .sourceOver, stencilCommand: StencilClipCommand? = nil,
                       stencilLevel: UInt8 = 0, kernel: CIColorKernel? = nil) -> DrawItem {
         let rect = SIMD4<Float>(0, 0, 8, 8)
