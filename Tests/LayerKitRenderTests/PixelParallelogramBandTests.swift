@@ -41,4 +41,61 @@ final class PixelParallelogramBandTests: XCTestCase {
         XCTAssertEqual(atTop.1, 13.5)
         XCTAssertNil(PixelParallelogram.BandExtents(rect).xRange(fromY: 7.5, toY: 9))
     }
+
+    func testAShearedRectWithLevelSidesSpansItsSlantedSidesAtTheBandsEnds() throws {
+        // Corners (0, 0), (10, 0), (14, 6), (4, 6): at height y its row spans 2y/3 … 10 + 2y/3.
+        let sheared = PixelParallelogram(corner: SIMD2(0, 0), edgeX: SIMD2(10, 0), edgeY: SIMD2(4, 6))
+        let upper = try XCTUnwrap(PixelParallelogram.BandExtents(sheared).xRange(fromY: -1, toY: 3))
+        XCTAssertEqual(upper.0, 0)
+        XCTAssertEqual(upper.1, 12)
+        let middle = try XCTUnwrap(PixelParallelogram.BandExtents(sheared).xRange(fromY: 1.5, toY: 4.5))
+        XCTAssertEqual(middle.0, 1)
+        XCTAssertEqual(middle.1, 13)
+        let lower = try XCTUnwrap(PixelParallelogram.BandExtents(sheared).xRange(fromY: 6, toY: 9))
+        XCTAssertEqual(lower.0, 4)
+        XCTAssertEqual(lower.1, 14)
+    }
+
+    func testRandomOutlinesSpanWhatTheirClippedPolygonSpans() {
+        // Reference: the outline clipped to the band (each edge cut where it crosses a side), its least and
+        // greatest vertex x. Outlines of every orientation, mirrored ones included, and bands above, across
+        // and below them.
+        var random = SplitMix64(seed: 23)
+        func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
+        for _ in 0..<5_000 {
+            let shape = PixelParallelogram(corner: SIMD2(uniform(-50...50), uniform(-50...50)),
+                                           edgeX: SIMD2(uniform(-40...40), uniform(-40...40)),
+                                           edgeY: SIMD2(uniform(-40...40), uniform(-40...40)))
+            let top = uniform(-100...100), bottom = top + uniform(0...30)
+            let expected = Self.clippedExtent(of: shape, fromY: top, toY: bottom)
+            let range = PixelParallelogram.BandExtents(shape).xRange(fromY: top, toY: bottom)
+            guard let expected, let range else {
+                XCTAssertEqual(range == nil, expected == nil, "\(shape) between \(top) and \(bottom)")
+                continue
+            }
+            XCTAssertEqual(range.0, expected.0, accuracy: 1e-9, "\(shape) between \(top) and \(bottom)")
+            XCTAssertEqual(range.1, expected.1, accuracy: 1e-9, "\(shape) between \(top) and \(bottom)")
+        }
+    }
+
+    /// The least and greatest x of `shape`'s outline clipped to `top...bottom` (Sutherland-Hodgman).
+    private static func clippedExtent(of shape: PixelParallelogram, fromY top: Double, toY bottom: Double) -> (Double, Double)? {
+        let (p0, p1, p2, p3) = shape.corners
+        var polygon = [p0, p1, p2, p3]
+        for (limit, keepsBelow) in [(top, true), (bottom, false)] {
+            func inside(_ p: SIMD2<Double>) -> Bool { keepsBelow ? p.y >= limit : p.y <= limit }
+            var clipped: [SIMD2<Double>] = []
+            for (index, current) in polygon.enumerated() {
+                let next = polygon[(index + 1) % polygon.count]
+                if inside(current) { clipped.append(current) }
+                if inside(current) != inside(next) {
+                    let fraction = (limit - current.y) / (next.y - current.y)
+                    clipped.append(SIMD2(current.x + fraction * (next.x - current.x), limit))
+                }
+            }
+            polygon = clipped
+        }
+        guard let least = polygon.map(\.x).min(), let greatest = polygon.map(\.x).max() else { return nil }
+        return (least, greatest)
+    }
 }

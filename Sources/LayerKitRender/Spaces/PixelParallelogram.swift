@@ -28,10 +28,11 @@ package struct PixelParallelogram: Sendable {
 
     /// The bounding box (minX, minY, maxX, maxY).
     package var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        // Scalar min and max (the same order of operands as `pointwiseMin`/`pointwiseMax`): the generic SIMD
+        // ones were six calls, asked twice per occluder per frame (`OpaqueBlockMask`).
         let (a, b, c, d) = corners
-        let low = pointwiseMin(pointwiseMin(a, b), pointwiseMin(c, d))
-        let high = pointwiseMax(pointwiseMax(a, b), pointwiseMax(c, d))
-        return (low.x, low.y, high.x, high.y)
+        return (min(min(a.x, b.x), min(c.x, d.x)), min(min(a.y, b.y), min(c.y, d.y)),
+                max(max(a.x, b.x), max(c.x, d.x)), max(max(a.y, b.y), max(c.y, d.y)))
     }
 
     /// The x-ranges of the parallelogram shrunk by `inset` pixels on every side (grown, for a negative
@@ -98,61 +99,84 @@ package struct PixelParallelogram: Sendable {
 }
 
 extension PixelParallelogram {
-    /// The x-extent of the parallelogram's part between two heights, with its edges' slopes worked out
+    /// The x-extent of the parallelogram's part between two heights, with its outline's slopes worked out
     /// once (asked for every block row of a shape whose exposure is sought, `OpaqueBlockMask.exposure`).
     ///
-    /// The part of a convex outline within a horizontal band is convex, and its corners are the outline's
-    /// corners within the band and the points where an edge crosses either side of the band: the extent
-    /// is the least and greatest x among those. Each edge adds its first corner and its crossings.
+    /// The outline's highest and lowest corners are opposite (a parallelogram is symmetric about its
+    /// centre) and split it into a left and a right chain of two edges each, meeting at a middle corner;
+    /// at each height the left chain holds the least x and the right chain the greatest. Along the left
+    /// chain x is a convex function of y, so over a band it is least at the band's height nearest the
+    /// outline's leftmost corner (which lies on that chain); along the right chain it is concave, greatest
+    /// nearest the rightmost corner. Two clamps and two multiply-adds, no branch on the data but the
+    /// chain's piece. (Each of the four edges adding its corner and its crossings of the band's sides took
+    /// twelve data-dependent branches.)
     package struct BandExtents {
-        /// One edge from `start` to `end`: its dx/dy (0 for a level edge) and the y-range it spans.
-        private struct Edge {
-            let startX: Double
-            let startY: Double
-            let slope: Double
-            let low: Double
-            let high: Double
+        /// One side of the outline from the highest corner to the lowest: x at height y.
+        private struct Chain {
+            let top: SIMD2<Double>
+            let middle: SIMD2<Double>
+            /// dx/dy from `top` to `middle` and from `middle` to the lowest corner (0 for a level edge,
+            /// which no height strictly inside the chain's pieces reaches).
+            let upperSlope: Double
+            let lowerSlope: Double
+            /// The height of the outline's leftmost corner (left chain) or rightmost (right chain).
+            let extremeY: Double
 
-            init(_ start: SIMD2<Double>, _ end: SIMD2<Double>) {
-                startX = start.x
-                startY = start.y
-                slope = end.y == start.y ? 0 : (end.x - start.x) / (end.y - start.y)
-                low = min(start.y, end.y)
-                high = max(start.y, end.y)
+            init(top: SIMD2<Double>, middle: SIMD2<Double>, bottom: SIMD2<Double>, extremeY: Double) {
+                self.top = top
+                self.middle = middle
+                upperSlope = middle.y == top.y ? 0 : (middle.x - top.x) / (middle.y - top.y)
+                lowerSlope = bottom.y == middle.y ? 0 : (bottom.x - middle.x) / (bottom.y - middle.y)
+                self.extremeY = extremeY
             }
 
-            /// Widens `range` by the point where the edge crosses height y, if it crosses it.
             @inline(__always)
-            func addCrossing(atY y: Double, to range: inout (Double, Double)) {
-                guard low < y, y < high else { return }
-                let x = startX + (y - startY) * slope
-                range = (min(range.0, x), max(range.1, x))
+            func x(atY y: Double) -> Double {
+                y < middle.y ? top.x + (y - top.y) * upperSlope : middle.x + (y - middle.y) * lowerSlope
             }
         }
 
-        private let edges: (Edge, Edge, Edge, Edge)
+        private let top: Double
+        private let bottom: Double
+        private let left: Chain
+        private let right: Chain
 
         package init(_ shape: PixelParallelogram) {
             let (p0, p1, p2, p3) = shape.corners
-            edges = (Edge(p0, p1), Edge(p1, p2), Edge(p2, p3), Edge(p3, p0))
+            // The highest corner (the first of equals) and its opposite, the lowest; the other two are the
+            // middle corners, one each side of the line between those.
+            let (highest, lowest, middle, other) = p0.y <= p1.y && p0.y <= p2.y && p0.y <= p3.y ? (p0, p2, p1, p3)
+                : p1.y <= p2.y && p1.y <= p3.y ? (p1, p3, p2, p0)
+                : p2.y <= p3.y ? (p2, p0, p3, p1) : (p3, p1, p0, p2)
+            top = highest.y
+            bottom = lowest.y
+            if !(bottom > top) {
+                // No height: a level segment (or a point), spanning its corners' x at its one height.
+                let least = SIMD2(min(min(p0.x, p1.x), min(p2.x, p3.x)), top)
+                let greatest = SIMD2(max(max(p0.x, p1.x), max(p2.x, p3.x)), top)
+                left = Chain(top: least, middle: least, bottom: least, extremeY: top)
+                right = Chain(top: greatest, middle: greatest, bottom: greatest, extremeY: top)
+                return
+            }
+            // `middle` lies left of the line from the highest corner to the lowest when its x is less than
+            // the line's at its height (multiplied out by the positive height difference).
+            let side = (middle.x - highest.x) * (lowest.y - highest.y) - (middle.y - highest.y) * (lowest.x - highest.x)
+            let (leftMiddle, rightMiddle) = side < 0 ? (middle, other) : (other, middle)
+            // The leftmost of the left chain's corners is the outline's, the rightmost of the right chain's too.
+            // (Of corners level in x, either will do: x is the same all along between them.)
+            let leftmostY = leftMiddle.x < min(highest.x, lowest.x) ? leftMiddle.y : highest.x <= lowest.x ? highest.y : lowest.y
+            let rightmostY = rightMiddle.x > max(highest.x, lowest.x) ? rightMiddle.y : highest.x >= lowest.x ? highest.y : lowest.y
+            left = Chain(top: highest, middle: leftMiddle, bottom: lowest, extremeY: leftmostY)
+            right = Chain(top: highest, middle: rightMiddle, bottom: lowest, extremeY: rightmostY)
         }
 
         /// The least and greatest x of the parallelogram's points with y in `top...bottom`, or nil when it has
         /// none there.
         @inline(__always)
         package func xRange(fromY top: Double, toY bottom: Double) -> (Double, Double)? {
-            var range = (Double.infinity, -Double.infinity)
-            // Every corner starts one edge.
-            @inline(__always) func add(_ edge: Edge) {
-                if edge.startY >= top && edge.startY <= bottom { range = (min(range.0, edge.startX), max(range.1, edge.startX)) }
-                edge.addCrossing(atY: top, to: &range)
-                edge.addCrossing(atY: bottom, to: &range)
-            }
-            add(edges.0)
-            add(edges.1)
-            add(edges.2)
-            add(edges.3)
-            return range.0 <= range.1 ? range : nil
+            let low = max(top, self.top), high = min(bottom, self.bottom)
+            guard low <= high else { return nil }
+            return (left.x(atY: min(max(left.extremeY, low), high)), right.x(atY: min(max(right.extremeY, low), high)))
         }
     }
 }
