@@ -78,11 +78,12 @@ package struct OpaqueBlockMask: Sendable {
     /// last one (found from the row's words), and s and t, linear in x, are least and greatest over that
     /// rect at its corners: one rect per row is worked out, where it meets 0…1 (clamped to it). Cost: one
     /// word per row to skip a shape with no marked block near it; else per row, one word to skip a row
-    /// marked across the bounds (in `city` most rows of a tile are: instructions per frame −9 %), else a
-    /// band extent, a bit scan from either end and one rect's parameters. (Working out every unmarked block was a sixth of the
-    /// render thread's CPU in a `city` window. Working out whole blocks from either end of the row until one
-    /// met the shape cost as much as this, and left the pixels of those blocks outside the shape in the
-    /// exposure: city's trimmed quads covered 2.316 windows, 2.270 now.)
+    /// marked across the bounds (in `city` most rows of a tile are: −13 % of its instructions per frame),
+    /// else a band extent, a bit scan from either end and one rect's parameters. (Working out every
+    /// unmarked block was a sixth of the render thread's CPU in a `city` window. Working out whole blocks
+    /// from either end of the row until one met the shape cost as much as this, and left the pixels of
+    /// those blocks outside the shape in the exposure: city's trimmed quads covered 2.316 windows, 2.270
+    /// now.)
     package func exposure(of shape: PixelParallelogram) -> (low: SIMD2<Double>, high: SIMD2<Double>)? {
         let whole = (low: SIMD2<Double>(0, 0), high: SIMD2<Double>(1, 1))
         let bounds = shape.bounds
