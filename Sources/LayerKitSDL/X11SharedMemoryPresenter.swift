@@ -60,15 +60,20 @@ final class X11SharedMemoryPresenter: HostPresenter, @unchecked Sendable {
     }
 
     func present(pixels: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int) -> Bool {
-        let size = bytesPerRow * height
-        guard width > 0, height > 0, width <= Int(UInt16.max), height <= Int(UInt16.max), bytesPerRow == width * 4 else { return false }
+        let rowBytes = width * 4, size = rowBytes * height
+        guard width > 0, height > 0, width <= Int(UInt16.max), height <= Int(UInt16.max), bytesPerRow >= rowBytes else { return false }
         if (segment?.size ?? 0) < size {
             detachSegment()
             guard let made = attachSegment(size: size) else { return false }
             segment = made
         }
         guard let segment else { return false }
-        segment.address.copyMemory(from: pixels, byteCount: size)
+        if bytesPerRow == rowBytes {
+            segment.address.copyMemory(from: pixels, byteCount: size)
+        } else {
+            // Rows padded apart (a linear image's pitch): packed into the segment.
+            for row in 0..<height { (segment.address + row * rowBytes).copyMemory(from: pixels + row * bytesPerRow, byteCount: rowBytes) }
+        }
         xcb_shm_put_image(connection, window, graphicsContext, UInt16(width), UInt16(height), 0, 0, UInt16(width), UInt16(height),
                           0, 0, depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), 0, segment.id, 0)
         // The server copies the image while it handles the request: once a later request is answered,

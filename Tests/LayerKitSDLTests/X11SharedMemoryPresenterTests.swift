@@ -15,7 +15,22 @@ final class X11SharedMemoryPresenterTests: LayerWindowTestCase {
         try XCTSkipUnless(Self.isCPUDeviceOnX11(window), "needs a CPU device under X11")
         try drawRedAndBlue(in: window)
         XCTAssertTrue(window.executor.status.presentsFromHostMemory)
+        // lavapipe lays color attachments out linearly too: the frames are shown where they were drawn.
+        XCTAssertTrue(window.executor.status.presentsWhereDrawn)
         try assertServerShowsRedAndBlue(window)
+    }
+
+    /// A window 161 pixels wide, whose rows a linear image may lay out padded apart: the server shows
+    /// the same pixels (the presenter packs the rows).
+    func testAnOddWidthShowsTheSamePixels() throws {
+        let window = try makeWindow(width: 161, height: 121)
+        try XCTSkipUnless(Self.isCPUDeviceOnX11(window), "needs a CPU device under X11")
+        try drawRedAndBlue(in: window)
+        try assertServerShowsRedAndBlue(window)
+        let pixels = try XCTUnwrap(Self.serverPixels(of: window, width: 161, height: 121))
+        for (x, y) in [(160, 0), (0, 120), (160, 120)] {
+            XCTAssertEqual(pixels.bgr(x, y), [0, 0, 255], "(\(x), \(y)), in the last column or row, is the red root")
+        }
     }
 
     /// `LK_PRESENTER=swapchain`: the swapchain presents, and the server shows the same pixels.
@@ -57,19 +72,19 @@ final class X11SharedMemoryPresenterTests: LayerWindowTestCase {
 
     /// The window's pixels as the X server holds them (32-bit Z-pixmap rows), from a connection of the
     /// test's own.
-    private static func serverPixels(of window: LayerWindow) -> (bytes: [UInt8], width: Int, bgr: (Int, Int) -> [UInt8])? {
+    private static func serverPixels(of window: LayerWindow, width: Int = 160, height: Int = 120) -> (bytes: [UInt8], width: Int, bgr: (Int, Int) -> [UInt8])? {
         var info = SDL_SysWMinfo()
         SDL_GetVersion(&info.version)
         guard SDL_GetWindowWMInfo(window.window.handle, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
               let connection = xcb_connect(nil, nil) else { return nil }
         defer { xcb_disconnect(connection) }
         let id = xcb_window_t(truncatingIfNeeded: info.info.x11.window)
-        let cookie = xcb_get_image(connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), id, 0, 0, 160, 120, UInt32.max)
+        let cookie = xcb_get_image(connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), id, 0, 0, UInt16(width), UInt16(height), UInt32.max)
         guard let reply = xcb_get_image_reply(connection, cookie, nil) else { return nil }
         defer { free(reply) }
         let count = Int(xcb_get_image_data_length(reply))
-        guard count == 160 * 120 * 4, let data = xcb_get_image_data(reply) else { return nil }
+        guard count == width * height * 4, let data = xcb_get_image_data(reply) else { return nil }
         let bytes = Array(UnsafeBufferPointer(start: data, count: count))
-        return (bytes, 160, { x, y in Array(bytes[(y * 160 + x) * 4..<(y * 160 + x) * 4 + 3]) })
+        return (bytes, width, { x, y in Array(bytes[(y * width + x) * 4..<(y * width + x) * 4 + 3]) })
     }
 }

@@ -400,7 +400,7 @@ final class GraphExecutor {
         case let (.frame, .own(target)?):
             hasStencil = frameSubpass.usesStencil
             let clearing = target.renderPass ?? pipeline.renderPass
-            let free = target.renderPass == nil && !usesDepthStencil ? pipeline.depthStencilFreeRenderPass : nil
+            let free = usesDepthStencil ? nil : target.renderPass == nil ? pipeline.depthStencilFreeRenderPass : target.depthStencilFreeRenderPass
             begun = (target.framebuffer, free ?? clearing)
             clearsDepthStencil = free == nil
             area = (target.width, target.height)
@@ -724,8 +724,12 @@ struct FramebufferTarget {
     var height: Int
     var requiresExactSize = true
     /// A render pass compatible with the layer pipeline's frame pass to begin instead of it (one that
-    /// keeps the target's color: an app's image drawn over); nil: the pipeline's, which clears.
+    /// keeps the target's color: an app's image drawn over; one read on the host); nil: the pipeline's,
+    /// which clears.
     var renderPass: VkRenderPass? = nil
+    /// With `renderPass`, its variant that leaves the depth-stencil attachment alone, for a frame that
+    /// neither orders by depth nor clips by stencil (nil: `renderPass` serves those too).
+    var depthStencilFreeRenderPass: VkRenderPass? = nil
     /// The app's image whose kept pixels the graph's target pixel copies read (with `renderPass`); nil
     /// for a cleared target, where a graph copies nothing.
     var keptPixels: KeptTargetPixels? = nil

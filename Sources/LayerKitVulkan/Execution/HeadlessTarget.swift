@@ -22,14 +22,21 @@ final class HeadlessTarget {
     private let device: VulkanDevice
 
     var byteCount: Int { width * height * 4 }
+    /// Where the host reads a host-readable target's pixels, and its bytes per row (see `init`).
+    var hostPixels: (base: UnsafeRawPointer, bytesPerRow: Int)? { color?.hostPixels }
 
+    /// The usage of the color image LayerKit makes: drawn into, and copied from (readbacks).
+    static let colorUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue
+
+    /// - Parameter hostReadable: the color image lies in host memory, laid out linearly, so the host reads
+    ///   the frame where it was drawn (`hostPixels`) instead of through a readback copy; its passes must
+    ///   then end in the GENERAL layout (`LayerPipeline.Destination.hostReadFrame`).
     convenience init(device: VulkanDevice, allocator: MemoryAllocator, renderPass: VkRenderPass, width: Int, height: Int,
-                     format: VkFormat = GPUImage.format) throws {
+                     format: VkFormat = GPUImage.format, hostReadable: Bool = false) throws {
         guard width > 0, height > 0 else { throw VulkanError.unsupportedTarget("\(width)x\(height) is not a size") }
         let color = try GPUImage(
-            device: device, allocator: allocator, width: width, height: height, format: format,
-            usage: VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT.rawValue | VK_IMAGE_USAGE_TRANSFER_SRC_BIT.rawValue,
-            name: "headless target \(width)x\(height)")
+            device: device, allocator: allocator, width: width, height: height, format: format, usage: Self.colorUsage,
+            hostReadable: hostReadable, name: "headless target \(width)x\(height)\(hostReadable ? " read on the host" : "")")
         try self.init(device: device, allocator: allocator, renderPass: renderPass, color: (color.handle, color.view, color),
                       format: format, width: width, height: height)
     }

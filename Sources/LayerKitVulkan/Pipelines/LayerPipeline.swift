@@ -161,13 +161,17 @@ final class LayerPipeline {
         case frame
         /// An offscreen surface: ends in SHADER_READ_ONLY_OPTIMAL for the fragment shaders of later passes.
         case surface
+        /// The frame's image when the host reads it where it lies (a host presenter's linear image,
+        /// `WindowExecutor`): ends in GENERAL, the layout host access needs, its writes made visible to
+        /// host reads once the frame's fence signals. Compatible with `frame`: the same pipelines draw it.
+        case hostReadFrame
     }
 
     /// One 8-bit UNORM color attachment (RGBA offscreen, BGRA or RGBA for a swapchain), cleared on load
     /// and stored. The dependencies order the pass after earlier passes, transfers and (for a pooled
     /// surface, written again after an earlier pass sampled it) fragment-shader reads of the image, and
-    /// make its writes visible to what follows: the readback copy for the frame, fragment-shader reads for
-    /// a surface.
+    /// make its writes visible to what follows: the readback copy and host reads for the frame (host
+    /// reads of a frame read where it lies, `hostReadFrame`), fragment-shader reads for a surface.
     /// With `depthFormat` (a depth-stencil or stencil-only format), attachment 1 is a depth-stencil buffer
     /// cleared to depth 1 and stencil 0 (or, without `clearsDepthStencil`, left undefined) and not stored;
     /// the dependencies then also order its clear after earlier passes' depth and stencil tests (a
@@ -185,7 +189,11 @@ final class LayerPipeline {
         attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE
         attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE
         attachment.initialLayout = keptLayout ?? VK_IMAGE_LAYOUT_UNDEFINED
-        attachment.finalLayout = destination == .frame ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL
+        attachment.finalLayout = switch destination {
+        case .frame: VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
+        case .surface: VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL
+        case .hostReadFrame: VK_IMAGE_LAYOUT_GENERAL
+        }
         let arena = CreateInfoArena()
         var subpass = VkSubpassDescription()
         subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS
@@ -214,7 +222,7 @@ final class LayerPipeline {
         dependencies[0].dstSubpass = 0
         // Earlier reads (transfer, sampling) need only the execution dependency; earlier writes also the
         // memory one. For a surface, sampling by an earlier pass is named though color output implies it.
-        dependencies[0].srcStageMask = destination == .frame ? colorOutput | transfer : colorOutput | fragment
+        dependencies[0].srcStageMask = destination == .surface ? colorOutput | fragment : colorOutput | transfer
         dependencies[0].srcAccessMask = Access.colorWrite
         dependencies[0].dstStageMask = colorOutput
         dependencies[0].dstAccessMask = Access.colorWrite | Access.colorRead
@@ -231,9 +239,11 @@ final class LayerPipeline {
         dependencies[1].srcStageMask = colorOutput
         dependencies[1].srcAccessMask = Access.colorWrite
         switch destination {
-        case .frame:
-            dependencies[1].dstStageMask = transfer | colorOutput
-            dependencies[1].dstAccessMask = Access.transferRead | Access.colorWrite | Access.colorRead
+        case .frame, .hostReadFrame:
+            // Host reads too, in both: render passes whose dependencies differ are not compatible, and the
+            // same pipelines and framebuffers serve both.
+            dependencies[1].dstStageMask = transfer | colorOutput | VK_PIPELINE_STAGE_HOST_BIT.rawValue
+            dependencies[1].dstAccessMask = Access.transferRead | Access.colorWrite | Access.colorRead | Access.hostRead
         case .surface:
             dependencies[1].dstStageMask = fragment
             dependencies[1].dstAccessMask = Access.shaderRead
@@ -252,6 +262,9 @@ final class LayerPipeline {
         case (.frame, true): keptLayout == nil ? "layer color+depth-stencil pass" : "layer color+depth-stencil pass over kept color"
         case (.surface, false): "surface color pass"
         case (.surface, true): "surface color+stencil pass"
+        case (.hostReadFrame, false): "layer color pass read on the host"
+        case (.hostReadFrame, true): clearsDepthStencil ? "layer color+depth-stencil pass read on the host"
+            : "layer color+depth-stencil pass read on the host, depth-stencil untouched"
         }
         try check(vkCreateRenderPass(device.handle, &info, nil, &renderPass), "vkCreateRenderPass(\(name))")
         device.labels.name(renderPass, VK_OBJECT_TYPE_RENDER_PASS, name)

@@ -6,7 +6,8 @@ import CVulkan
 /// Why: lavapipe's swapchain under an X server without DRI3 (Xvfb, remote displays) sends every frame
 /// through the X connection's socket (`xcb_put_image`, 3.7 MB for 1280×720) inside `vkQueuePresentKHR`,
 /// which holds the only queue meanwhile: the next frame cannot start rendering until the copy is done.
-/// A host presenter gets the frame's pixels after the GPU wrote them into a host buffer and shows them
+/// A host presenter gets the frame's pixels after the GPU wrote them into host memory (where it drew
+/// them, a linear image, or a host buffer they were copied into) and shows them
 /// (MIT-SHM on X11: `X11SharedMemoryPresenter`) on the present thread, while the queue renders the next
 /// frame.
 /// Contract: `present` is called on the executor's present thread, one frame at a time, with pixels valid

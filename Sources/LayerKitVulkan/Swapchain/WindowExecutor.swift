@@ -30,13 +30,15 @@ import Logging
 ///
 /// Host presentation (`hostPresenter`, a window host's choice on a CPU device): no swapchain. Each frame
 /// slot has an offscreen target of the graph's size (B8G8R8A8; remade when the size changes, counted in
-/// `swapchainsCreated`); per frame: wait for the slot's fence, record the graph and a copy of the image
-/// into the slot's host buffer, submit, wait for the previous present, and hand the present thread a
-/// present that waits for this frame's fence and gives the buffer's pixels to the presenter. The queue
-/// thus renders frame N+1 while frame N is being shown. Captures read the same buffer.
+/// `swapchainsCreated`), laid out linearly in host memory where the device allows it (lavapipe does);
+/// per frame: wait for the slot's fence, record the graph (and, for a target the host cannot read, a
+/// copy of the image into the slot's host buffer), submit, wait for the previous present, and hand the
+/// present thread a present that waits for this frame's fence and gives the frame's pixels, where they
+/// lie, to the presenter. The queue thus renders frame N+1 while frame N is being shown. Captures read
+/// the same pixels.
 /// Threading: `execute` runs on the render thread, presents on the executor's present thread (a
 /// swapchain's never at the same time as the render thread's use of the queue or swapchain; a host
-/// presenter's touch neither, only the frame's fence and host buffer, which the render thread reuses
+/// presenter's touch neither, only the frame's fence and pixels, which the render thread reuses
 /// after the next present was handed over); `status`, `setSuspended`,
 /// `requestCapture` and `waitForCapture` may be called from any thread.
 /// Cost per frame: one acquire, one submit, one present, one fence wait (none while the GPU keeps up);
@@ -71,6 +73,9 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         package var supportsCapture = true
         /// Whether frames are shown from host memory by the host presenter rather than by a swapchain.
         package var presentsFromHostMemory = false
+        /// Whether the host presenter is handed each frame where it was drawn (a host-readable target),
+        /// not a copy of it.
+        package var presentsWhereDrawn = false
     }
 
     /// The present mode asked for (`LK_PRESENT_MODE`); the one in use is in `status`.
@@ -91,6 +96,9 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
     static let hostPixelFormat = VK_FORMAT_B8G8R8A8_UNORM
     /// Host presentation: each frame slot's offscreen target, all of one size.
     private var hostTargets: [HeadlessTarget] = []
+    /// The frame passes of host-readable targets (clearing the depth-stencil attachment, and leaving it
+    /// alone), made with the first such targets; nil while the targets are read through a copy.
+    private var hostReadPasses: (clearing: VkRenderPass, depthStencilFree: VkRenderPass)?
 
     // Render-thread state.
     /// Rasterization cache entries of frames that were skipped, not yet reported.
@@ -160,6 +168,11 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         presentThread.stop()
         try? context.device.waitIdle()
         swapchain = nil
+        hostTargets = []
+        if let hostReadPasses {
+            vkDestroyRenderPass(context.device.handle, hostReadPasses.clearing, nil)
+            vkDestroyRenderPass(context.device.handle, hostReadPasses.depthStencilFree, nil)
+        }
         for semaphore in imageAvailable { vkDestroySemaphore(context.device.handle, semaphore, nil) }
     }
 
@@ -360,8 +373,10 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// A frame for the host presenter (see the type's contract): rendered into the slot's target and
-    /// copied into its host buffer, then shown from there on the present thread while the queue goes on.
+    /// A frame for the host presenter (see the type's contract): rendered into the slot's target, shown
+    /// from it on the present thread while the queue goes on. A host-readable target is shown where it
+    /// was drawn; another is copied into the slot's host buffer first. (On lavapipe that copy kept the
+    /// queue from setting up the next frame until the rasterizer had finished this one.)
     private func executeHostPresentedFrame(_ graph: RenderGraph, presenter: HostPresenter) throws {
         let (isSuspended, captureTicket) = frameRequests()
         guard case let .frame(width, height)? = graph.passes.last?.target, width > 0, height > 0, !isSuspended else {
@@ -376,18 +391,25 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         let frame = try recorder.beginFrame()
         let target = hostTargets[frame.index]
         let statistics: FrameStatistics
-        let buffer: GPUBuffer
+        let pixels: (base: UnsafeRawPointer, bytesPerRow: Int)
         do {
-            let framebuffer = FramebufferTarget(framebuffer: target.framebuffer, width: width, height: height, requiresExactSize: true)
+            var framebuffer = FramebufferTarget(framebuffer: target.framebuffer, width: width, height: height, requiresExactSize: true)
+            if let hostPixels = target.hostPixels, let hostReadPasses {
+                framebuffer.renderPass = hostReadPasses.clearing
+                framebuffer.depthStencilFreeRenderPass = hostReadPasses.depthStencilFree
+                pixels = hostPixels
+            } else {
+                if frame.readbackBuffer.map({ $0.size != UInt64(target.byteCount) }) ?? true {
+                    frame.readbackBuffer = try GPUBuffer(
+                        device: context.device, allocator: context.allocator, size: UInt64(target.byteCount),
+                        usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, location: .readback, name: "frame \(frame.index) presented pixels")
+                }
+                guard let mapped = frame.readbackBuffer?.mapped else { preconditionFailure("the presented pixels' buffer is not host-visible") }
+                pixels = (UnsafeRawPointer(mapped), width * 4)
+            }
             statistics = try recorder.record(graph, frame: frame, into: framebuffer, format: Self.hostPixelFormat).statistics
             didRecord = true
-            if frame.readbackBuffer.map({ $0.size != UInt64(target.byteCount) }) ?? true {
-                frame.readbackBuffer = try GPUBuffer(
-                    device: context.device, allocator: context.allocator, size: UInt64(target.byteCount),
-                    usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, location: .readback, name: "frame \(frame.index) presented pixels")
-            }
-            buffer = frame.readbackBuffer!
-            target.recordReadback(frame.commandBuffer, into: buffer)
+            if target.hostPixels == nil { target.recordReadback(frame.commandBuffer, into: frame.readbackBuffer!) }
         } catch {
             recorder.abandon(frame)
             throw error
@@ -397,12 +419,14 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         // One present at a time: the last frame's is done (or finishing) while the queue renders this one.
         presentThread.waitUntilIdle()
         try takePresentResult()
-        guard let pixels = buffer.mapped else { preconditionFailure("the presented pixels' buffer is not host-visible") }
-        let present = HostPresent(device: context.device.handle, fence: frame.fence, pixels: UnsafeRawPointer(pixels),
-                                  width: width, height: height, presenter: presenter)
+        let present = HostPresent(device: context.device.handle, fence: frame.fence, pixels: pixels.base, width: width, height: height,
+                                  bytesPerRow: pixels.bytesPerRow, presenter: presenter)
         presentObserver?.presentQueued()
         presentThread.perform({ present.run() }, then: presentCompletion)
-        let image = captureTicket != nil ? try readCapture(frame: frame, width: width, height: height, format: Self.hostPixelFormat) : nil
+        let image = captureTicket != nil
+            ? try readCapture(frame: frame, pixels: pixels.base, bytesPerRow: pixels.bytesPerRow, width: width, height: height,
+                              format: Self.hostPixelFormat)
+            : nil
         publish(statistics, capture: captureTicket.map { ($0, image) })
     }
 
@@ -413,13 +437,14 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         let pixels: UnsafeRawPointer
         let width: Int
         let height: Int
+        let bytesPerRow: Int
         let presenter: HostPresenter
 
         func run() -> VkResult {
             var fence: VkFence? = self.fence
             let waited = vkWaitForFences(device, 1, &fence, VkBool32(VK_TRUE), UInt64.max)
             guard waited == VK_SUCCESS else { return waited }
-            let shown = presenter.present(pixels: pixels, width: width, height: height, bytesPerRow: width * 4)
+            let shown = presenter.present(pixels: pixels, width: width, height: height, bytesPerRow: bytesPerRow)
             return shown ? VK_SUCCESS : VK_ERROR_OUT_OF_DATE_KHR
         }
     }
@@ -431,9 +456,22 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         try context.device.waitIdle()
         hostTargets = []
         let renderPass = try recorder.renderPass(format: Self.hostPixelFormat)
+        let device = context.device
+        if hostReadPasses == nil && GPUImage.supportsHostReadable(device: device, format: Self.hostPixelFormat, usage: HeadlessTarget.colorUsage) {
+            let clearing = try LayerPipeline.makeRenderPass(device: device, format: Self.hostPixelFormat, destination: .hostReadFrame,
+                                                            depthFormat: device.depthStencilFormat)
+            do {
+                let free = try LayerPipeline.makeRenderPass(device: device, format: Self.hostPixelFormat, destination: .hostReadFrame,
+                                                            depthFormat: device.depthStencilFormat, clearsDepthStencil: false)
+                hostReadPasses = (clearing, free)
+            } catch {
+                vkDestroyRenderPass(device.handle, clearing, nil)
+                throw error
+            }
+        }
         hostTargets = try (0..<Self.framesInFlight).map { _ in
-            try HeadlessTarget(device: context.device, allocator: context.allocator, renderPass: renderPass, width: width, height: height,
-                               format: Self.hostPixelFormat)
+            try HeadlessTarget(device: device, allocator: context.allocator, renderPass: renderPass, width: width, height: height,
+                               format: Self.hostPixelFormat, hostReadable: hostReadPasses != nil)
         }
         condition.lock()
         sharedStatus.swapchainsCreated += 1
@@ -442,6 +480,7 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         sharedStatus.height = height
         sharedStatus.supportsCapture = true
         sharedStatus.presentsFromHostMemory = true
+        sharedStatus.presentsWhereDrawn = hostReadPasses != nil
         condition.unlock()
     }
 
@@ -623,9 +662,20 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
     /// window composites opaquely, so what shows is the premultiplied color over black).
     private func readCapture(frame: FrameContext, width: Int, height: Int, format: VkFormat) throws -> CGImage? {
         guard let buffer = frame.readbackBuffer, let mapped = buffer.mapped else { return nil }
+        return try readCapture(frame: frame, pixels: UnsafeRawPointer(mapped), bytesPerRow: width * 4, width: width, height: height, format: format)
+    }
+
+    /// The frame's pixels at `pixels` (rows `bytesPerRow` apart) as an opaque image, once it is drawn.
+    private func readCapture(frame: FrameContext, pixels: UnsafeRawPointer, bytesPerRow: Int, width: Int, height: Int,
+                             format: VkFormat) throws -> CGImage? {
         try frame.waitForCompletion()
         let count = width * height * 4
-        var bytes = [UInt8](UnsafeRawBufferPointer(start: mapped, count: count))
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes { rows in
+            for row in 0..<height {
+                rows.baseAddress!.advanced(by: row * width * 4).copyMemory(from: pixels + row * bytesPerRow, byteCount: width * 4)
+            }
+        }
         let swapRedBlue = format == VK_FORMAT_B8G8R8A8_UNORM
         bytes.withUnsafeMutableBufferPointer { pixels in
             var offset = 0
