@@ -1,6 +1,7 @@
 import CVulkan
 
-/// A 2D image with one view over all its mip levels, bound to a sub-allocation of device memory.
+/// A 2D image with one view over all its mip levels, bound to a sub-allocation of device memory (of host
+/// memory for a host-readable image, laid out linearly).
 ///
 /// Color images are `VK_FORMAT_R8G8B8A8_UNORM` — UNORM, never sRGB: LayerKit composites gamma-encoded
 /// values as Core Animation does. The same type holds the depth-stencil attachment of frame targets

@@ -469,10 +469,23 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
                 throw error
             }
         }
-        hostTargets = try (0..<Self.framesInFlight).map { _ in
-            try HeadlessTarget(device: device, allocator: context.allocator, renderPass: renderPass, width: width, height: height,
-                               format: Self.hostPixelFormat, hostReadable: hostReadPasses != nil)
+        func makeTargets(hostReadable: Bool) throws -> [HeadlessTarget] {
+            try (0..<Self.framesInFlight).map { _ in
+                try HeadlessTarget(device: device, allocator: context.allocator, renderPass: renderPass, width: width, height: height,
+                                   format: Self.hostPixelFormat, hostReadable: hostReadable)
+            }
         }
+        if let passes = hostReadPasses {
+            do {
+                hostTargets = try makeTargets(hostReadable: true)
+            } catch {
+                // A size linear images do not reach on this device: read through a copy from now on.
+                vkDestroyRenderPass(device.handle, passes.clearing, nil)
+                vkDestroyRenderPass(device.handle, passes.depthStencilFree, nil)
+                hostReadPasses = nil
+            }
+        }
+        if hostReadPasses == nil { hostTargets = try makeTargets(hostReadable: false) }
         condition.lock()
         sharedStatus.swapchainsCreated += 1
         sharedStatus.presentMode = requestedPresentMode
