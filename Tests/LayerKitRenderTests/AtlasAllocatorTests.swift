@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayerKitRender
+import LayerKitTestSupport
 
 /// The shelf allocator behind the image atlas, and the atlas's placements and uv remapping. No GPU.
 final class AtlasAllocatorTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayerKitRender
+import LayerKitTestSupport
 
 /// When the graph builder draws a subtree offscreen and when it folds instead (DESIGN.md §4): counts of
 /// offscreen passes, their reasons and their surface sizes, worked out by hand for tiny scenes in a
@@ -315,18 +316,5 @@ final class OffscreenDecisionTests: XCTestCase {
         let tiles = (0..<100).map { PixelRect(x: ($0 % 10) * 8, y: ($0 / 10) * 8, width: 8, height: 8) }
         XCTAssertFalse(OffscreenDecision.anyOverlap(tiles.shuffled()))
         XCTAssertTrue(OffscreenDecision.anyOverlap(tiles + [PixelRect(x: 79, y: 79, width: 1, height: 1)]))
-    }
-}
-
-/// A small deterministic generator for reproducible random scenes.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayerKitRender
+import LayerKitTestSupport
 
 /// `OpaqueBlockMask`: which 4×4 blocks a filled parallelogram marks, and the exposure of a shape, checked
 /// against blocks and parameters worked out by hand or by testing every pixel centre on its own. No GPU.

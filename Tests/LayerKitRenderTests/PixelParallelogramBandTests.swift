@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayerKitRender
+import LayerKitTestSupport
 
 /// `PixelParallelogram.BandExtents`: the x-extent of a parallelogram's part between two heights, checked
 /// against outlines worked out by hand.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import LayerKitRender
+import LayerKitTestSupport
 
 /// `PlaneHomography`: when it is invertible (the rule `inverted()` applies, which `isInvertible` answers
 /// without working the inverse out), and that the inverse undoes the map. No GPU.

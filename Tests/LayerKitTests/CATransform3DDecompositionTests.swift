@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LayerKit
+import LayerKitTestSupport
 
 final class CATransform3DDecompositionTests: XCTestCase {
     private var perspective500: CATransform3D {
@@ -62,7 +63,7 @@ final class CATransform3DDecompositionTests: XCTestCase {
     }
 
     func testRecomposeRoundTripsRandomTransforms() {
-        var rng = GeometryRandom(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for i in 0..<200 {
             let sx = 0.2 + 3 * rng.unit(), sy = 0.2 + 3 * rng.unit(), sz = 0.2 + 3 * rng.unit()
             var t = CATransform3DMakeScale(i % 4 == 0 ? -sx : sx, sy, sz)

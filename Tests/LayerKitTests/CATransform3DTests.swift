@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LayerKit
+import LayerKitTestSupport
 
 /// Asserts two transforms agree entry by entry within `accuracy`.
 func assertTransformsEqual(_ t: CATransform3D, _ u: CATransform3D, accuracy: Double = 1e-12,
@@ -14,7 +15,7 @@ func assertTransformsEqual(_ t: CATransform3D, _ u: CATransform3D, accuracy: Dou
     }
 }
 
-extension GeometryRandom {
+extension SplitMix64 {
     /// A 4×4 matrix with entries in −2…2 whose determinant is at least 0.05 in magnitude.
     mutating func invertibleTransform() -> CATransform3D {
         while true {
@@ -125,7 +126,7 @@ final class CATransform3DTests: XCTestCase {
     }
 
     func testTranslateScaleRotateEqualConcatWithTheMadeTransformFirst() {
-        var rng = GeometryRandom(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for _ in 0..<20 {
             let t = rng.invertibleTransform()
             assertTransformsEqual(CATransform3DTranslate(t, 3, -4, 5),
@@ -147,7 +148,7 @@ final class CATransform3DTests: XCTestCase {
     // MARK: Inversion
 
     func testInvertOfRandomInvertibleMatricesGivesIdentityProducts() {
-        var rng = GeometryRandom(seed: 2024)
+        var rng = SplitMix64(seed: 2024)
         for _ in 0..<200 {
             let t = rng.invertibleTransform()
             let inverse = CATransform3DInvert(t)
@@ -196,7 +197,7 @@ final class CATransform3DTests: XCTestCase {
     }
 
     func testAffineRoundTrip() {
-        var rng = GeometryRandom(seed: 3)
+        var rng = SplitMix64(seed: 3)
         for _ in 0..<50 {
             let t = CGAffineTransform(a: rng.unit(), b: rng.unit(), c: rng.unit(), d: rng.unit(),
                                       tx: rng.unit() * 100, ty: rng.unit() * 100)
@@ -248,7 +249,7 @@ final class CATransform3DTests: XCTestCase {
     }
 
     func testUnprojectInvertsProjectForRandomPerspectiveTransforms() {
-        var rng = GeometryRandom(seed: 99)
+        var rng = SplitMix64(seed: 99)
         var checked = 0
         for _ in 0..<200 {
             var perspective = CATransform3DIdentity

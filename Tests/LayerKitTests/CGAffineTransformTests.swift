@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LayerKit
+import LayerKitTestSupport
 
 final class CGAffineTransformTests: XCTestCase {
     private func assertEqual(_ t: CGAffineTransform, _ u: CGAffineTransform, accuracy: CGFloat = 1e-12,
@@ -68,7 +69,7 @@ final class CGAffineTransformTests: XCTestCase {
     }
 
     func testInvertedUndoesRandomTransforms() {
-        var rng = GeometryRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<200 {
             let t = CGAffineTransform(a: rng.unit() * 4 - 2, b: rng.unit() * 4 - 2, c: rng.unit() * 4 - 2,
                                       d: rng.unit() * 4 - 2, tx: rng.unit() * 200 - 100, ty: rng.unit() * 200 - 100)
@@ -118,19 +119,4 @@ final class CGAffineTransformTests: XCTestCase {
         let r = CGRect(x: 10, y: 10, width: -4, height: -2).applying(CGAffineTransform(translationX: 1, y: 1))
         XCTAssertEqual(r, CGRect(x: 7, y: 9, width: 4, height: 2))
     }
-}
-
-/// A tiny seeded generator (GeometryRandom) so that the "random" tests see the same numbers on every run.
-struct GeometryRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A uniform value in 0..<1.
-    mutating func unit() -> CGFloat { CGFloat(Double(next() >> 11) / Double(1 << 53)) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LayerKit
+import LayerKitTestSupport
 
 /// PNG decoding and encoding (`CGImage+PNG.swift`, `PNGDecoder`, `PNGEncoder`).
 ///
