@@ -394,6 +394,8 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         let pixels: (base: UnsafeRawPointer, bytesPerRow: Int)
         do {
             var framebuffer = FramebufferTarget(framebuffer: target.framebuffer, width: width, height: height, requiresExactSize: true)
+            // The buffer the frame is copied into, for a target the host cannot read where it lies.
+            var readback: GPUBuffer?
             if let hostPixels = target.hostPixels, let hostReadPasses {
                 framebuffer.renderPass = hostReadPasses.clearing
                 framebuffer.depthStencilFreeRenderPass = hostReadPasses.depthStencilFree
@@ -404,12 +406,13 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
                         device: context.device, allocator: context.allocator, size: UInt64(target.byteCount),
                         usage: VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, location: .readback, name: "frame \(frame.index) presented pixels")
                 }
-                guard let mapped = frame.readbackBuffer?.mapped else { preconditionFailure("the presented pixels' buffer is not host-visible") }
+                readback = frame.readbackBuffer
+                guard let mapped = readback?.mapped else { preconditionFailure("the presented pixels' buffer is not host-visible") }
                 pixels = (UnsafeRawPointer(mapped), width * 4)
             }
             statistics = try recorder.record(graph, frame: frame, into: framebuffer, format: Self.hostPixelFormat).statistics
             didRecord = true
-            if target.hostPixels == nil { target.recordReadback(frame.commandBuffer, into: frame.readbackBuffer!) }
+            if let readback { target.recordReadback(frame.commandBuffer, into: readback) }
         } catch {
             recorder.abandon(frame)
             throw error
@@ -479,7 +482,8 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
             do {
                 hostTargets = try makeTargets(hostReadable: true)
             } catch {
-                // A size linear images do not reach on this device: read through a copy from now on.
+                // A size linear images do not reach on this device: read through a copy at this size (the
+                // next size made tries linear images again).
                 vkDestroyRenderPass(device.handle, passes.clearing, nil)
                 vkDestroyRenderPass(device.handle, passes.depthStencilFree, nil)
                 hostReadPasses = nil
