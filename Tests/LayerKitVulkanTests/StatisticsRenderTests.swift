@@ -110,6 +110,59 @@ final class StatisticsRenderTests: CARendererTestCase {
         XCTAssertEqual(renderer.lastFrameStatistics.bytesUploaded, 0)
     }
 
+    func testFragmentsOfEveryPassAreCountedInFramesOfMorePassesThanThePoolFirstHolds() throws {
+        // Five nested groups, each at half opacity over a translucent leaf of its whole size and its
+        // inner group 4 px in: every group overlaps, so each needs a surface of its own, one pass per
+        // nesting level (a surface is drawn before the surface that samples it), six passes in all — more
+        // than the statistics pool first holds (one query per pass). Counted per pass, summed:
+        // the frame draws g1's composite (40×40); surface k its leaf (s×s) and g(k+1)'s composite;
+        // the innermost its leaf (8×8) and a second leaf (4×4) over it.
+        let root = makeRoot()
+        let translucent = CGColor(red: 0, green: 0, blue: 1, alpha: 0.5)
+        let sizes: [CGFloat] = [40, 32, 24, 16, 8]
+        var parent = root
+        var groups: [CALayer] = []
+        for size in sizes {
+            let group = makeLayer(CGRect(x: 4, y: 4, width: size, height: size), nil, in: parent)
+            group.opacity = 0.5
+            groups.append(group)
+            makeLayer(CGRect(x: 0, y: 0, width: size, height: size), translucent, in: group)
+            parent = group
+        }
+        let innermost = makeLayer(CGRect(x: 2, y: 2, width: 4, height: 4), translucent, in: parent)
+        let renderer = try makeRenderer()
+        renderer.resolvesGroupsByDepth = false
+        renderer.layer = root
+        // First a frame of one pass (the groups hidden), which sizes the pools for it.
+        groups[0].isHidden = true
+        _ = try renderFrame(renderer)
+        XCTAssertEqual(renderer.lastFrameStatistics.passes, 1)
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        groups[0].isHidden = false
+        CATransaction.commit()
+        _ = try renderFrame(renderer, atTime: 1)
+        let statistics = renderer.lastFrameStatistics
+        XCTAssertEqual(statistics.passes, 6)
+        XCTAssertEqual(statistics.offscreenReasons, Array(repeating: .groupOpacity, count: 5))
+        let sides = sizes.map(Int.init)
+        var quads = [quadFragments(40, 40), quadFragments(8, 8), quadFragments(4, 4)]
+        for k in 0..<4 { quads += [quadFragments(sides[k], sides[k]), quadFragments(sides[k + 1], sides[k + 1])] }
+        let expected = quads.map(\.lowerBound).reduce(0, +)...quads.map(\.upperBound).reduce(0, +)
+        let fragments = try XCTUnwrap(statistics.fragmentsShaded)
+        XCTAssertTrue(expected.contains(fragments), "\(fragments) fragments, \(expected) expected over all six passes")
+        XCTAssertGreaterThan(statistics.gpuTime ?? 0, 0, "from the first pass's start to the last pass's end")
+        // The next frame (something changed, so it is drawn) reuses the pools, reset again, the grown one included.
+        CATransaction.begin()
+        CATransaction.setDisableActions(true)
+        innermost.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 0.5)
+        CATransaction.commit()
+        _ = try renderFrame(renderer, atTime: 2)
+        XCTAssertEqual(renderer.lastFrameStatistics.passes, 6)
+        let again = try XCTUnwrap(renderer.lastFrameStatistics.fragmentsShaded)
+        XCTAssertTrue(expected.contains(again), "\(again) fragments in the second frame, \(expected) expected")
+    }
+
     func testStatisticsPrintNotAvailableWhereNothingWasMeasured() {
         var statistics = FrameStatistics()
         statistics.targetPixels = 100

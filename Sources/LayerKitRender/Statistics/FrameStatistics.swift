@@ -97,8 +97,9 @@ public struct FrameStatistics: Equatable, Sendable {
 
     /// CPU time of each stage, in seconds.
     public var cpuTime = StageTimes()
-    /// GPU time from the first command to the last (timestamp queries), in seconds; nil where the device
-    /// has no timestamps.
+    /// GPU time from the start of the frame's first render pass to the end of its last (timestamp
+    /// queries; uploads before the passes are not counted), in seconds; nil where the device has no
+    /// timestamps.
     public var gpuTime: TimeInterval?
 
     /// CPU seconds per stage of one frame.

@@ -17,6 +17,12 @@ final class VulkanDevice {
     /// Whether pipeline-statistics queries are enabled (the feature `pipelineStatisticsQuery`), so
     /// fragment-shader invocations can be counted; false on devices without it.
     let supportsPipelineStatistics: Bool
+    /// Resets queries from the host (`VK_EXT_host_query_reset`, enabled where the driver offers it; nil
+    /// on a borrowed device). `GPUQueries` resets its pools with it so that a frame's command buffer
+    /// holds no command before its first render pass: lavapipe waits for all earlier rendering at every
+    /// pipeline barrier but one that opens (or closes) a command buffer, and every render pass begins
+    /// and ends with one (Mesa's common render pass emulation).
+    let resetQueryPool: PFN_vkResetQueryPool?
     /// Valid bits of the queue's timestamps; 0 when it writes none (`GPUQueries` then skips timing).
     let timestampValidBits: UInt32
     /// The format of frame targets' depth-stencil attachment (depth-ordered passes, stencil clips): the
@@ -66,6 +72,7 @@ final class VulkanDevice {
         (properties, memoryProperties, timestampValidBits, depthStencilFormat, surfaceStencilFormat) =
             Self.describe(physicalDevice, queueFamily: queueFamily)
         supportsPipelineStatistics = false
+        resetQueryPool = nil
         labels = DebugLabels(instance: instance, device: device)
     }
 
@@ -76,6 +83,19 @@ final class VulkanDevice {
         var properties = [VkExtensionProperties](repeating: VkExtensionProperties(), count: Int(count))
         guard vkEnumerateDeviceExtensionProperties(physicalDevice, nil, &count, &properties) == VK_SUCCESS else { return [] }
         return Set(properties.prefix(Int(count)).map { fixedString($0.extensionName) })
+    }
+
+    /// Whether `physicalDevice` offers the feature `hostQueryReset` (its extension offered alone does not say).
+    private static func supportsHostQueryReset(_ physicalDevice: VkPhysicalDevice) -> Bool {
+        var hostReset = VkPhysicalDeviceHostQueryResetFeatures()
+        hostReset.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES
+        return withUnsafeMutablePointer(to: &hostReset) { pointer in
+            var features = VkPhysicalDeviceFeatures2()
+            features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2
+            features.pNext = UnsafeMutableRawPointer(pointer)
+            vkGetPhysicalDeviceFeatures2(physicalDevice, &features)
+            return pointer.pointee.hostQueryReset == VkBool32(VK_TRUE)
+        }
     }
 
     /// What LayerKit needs to know of `physicalDevice`: its properties and memory, the queue family's
@@ -107,6 +127,8 @@ final class VulkanDevice {
     /// timeline semaphores, which an app drawing with LayerKit on such a device (tests stand in for one)
     /// signals so that a recorded frame costs no submission of LayerKit's (`CompletionTimeline`).
     static let timelineSemaphoreExtension = "VK_KHR_timeline_semaphore"
+    /// The extension that lets the host reset queries (`resetQueryPool`), enabled where offered.
+    static let hostQueryResetExtension = "VK_EXT_host_query_reset"
 
     /// - Parameter extensions: device extensions to enable (`VK_KHR_swapchain` for a window).
     init(instance: VulkanInstance, candidate: PhysicalDeviceCandidate, extensions: [String] = []) throws {
@@ -130,8 +152,16 @@ final class VulkanDevice {
         var timeline = VkPhysicalDeviceTimelineSemaphoreFeatures()
         timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES
         timeline.timelineSemaphore = VkBool32(VK_TRUE)
-        let offersTimeline = Self.extensionNames(of: physicalDevice).contains(Self.timelineSemaphoreExtension)
+        let offered = Self.extensionNames(of: physicalDevice)
+        let offersTimeline = offered.contains(Self.timelineSemaphoreExtension)
         if offersTimeline && !extensions.contains(Self.timelineSemaphoreExtension) { extensions.append(Self.timelineSemaphoreExtension) }
+        var hostReset = VkPhysicalDeviceHostQueryResetFeatures()
+        hostReset.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES
+        let offersHostReset = offered.contains(Self.hostQueryResetExtension) && Self.supportsHostQueryReset(physicalDevice)
+        if offersHostReset {
+            hostReset.hostQueryReset = VkBool32(VK_TRUE)
+            if !extensions.contains(Self.hostQueryResetExtension) { extensions.append(Self.hostQueryResetExtension) }
+        }
         var queueInfo = VkDeviceQueueCreateInfo()
         queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
         queueInfo.queueFamilyIndex = family
@@ -142,7 +172,16 @@ final class VulkanDevice {
         info.queueCreateInfoCount = 1
         info.pQueueCreateInfos = UnsafePointer(arena.pointer(to: queueInfo))
         info.pEnabledFeatures = UnsafePointer(arena.pointer(to: enabled))
-        if offersTimeline { info.pNext = UnsafeRawPointer(arena.pointer(to: timeline)) }
+        // The feature structures chained: host query reset, then timeline semaphores.
+        var chain: UnsafeMutableRawPointer?
+        if offersTimeline {
+            chain = UnsafeMutableRawPointer(arena.pointer(to: timeline))
+        }
+        if offersHostReset {
+            hostReset.pNext = chain
+            chain = UnsafeMutableRawPointer(arena.pointer(to: hostReset))
+        }
+        info.pNext = UnsafeRawPointer(chain)
         info.enabledExtensionCount = UInt32(extensions.count)
         info.ppEnabledExtensionNames = UnsafePointer(arena.cStrings(extensions))
         var device: VkDevice?
@@ -153,6 +192,8 @@ final class VulkanDevice {
         var queue: VkQueue?
         vkGetDeviceQueue(device, family, 0, &queue)
         self.queue = queue!
+        resetQueryPool = offersHostReset
+            ? unsafeBitCast(vkGetDeviceProcAddr(device, "vkResetQueryPoolEXT"), to: PFN_vkResetQueryPool?.self) : nil
         self.labels = DebugLabels(instance: instance, device: device)
     }
 

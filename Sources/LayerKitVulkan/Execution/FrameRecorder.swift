@@ -45,8 +45,13 @@ final class FrameRecorder {
     private var serial: UInt64 = 0
     /// Statistics of each slot's last submission, until the GPU's results are added.
     private var pendingStatistics: [FrameStatistics?]
-    /// The most recent frame whose GPU results are in.
+    /// The most recent measured frame whose GPU results are in (`gpuMeasurementInterval`).
     private(set) var lastCompletedStatistics: FrameStatistics?
+    /// The GPU measures one frame in this many (fragments shaded, GPU time), the first included; the
+    /// others record no query and their results are never read. 1 (every frame) unless the owner sets
+    /// more: a window on a CPU device does (`WindowExecutor`), where reading a frame's results waits
+    /// for every frame in flight.
+    var gpuMeasurementInterval = 1
     /// Test hook: the next `submit` reports `VK_ERROR_DEVICE_LOST` instead of submitting (the frame is
     /// abandoned as a failed submit's is), as a lost device would; for frames recorded into an app's
     /// buffer, the next submission signalling a frame's fence (`signalRecordedFrame`) reports it.
@@ -112,12 +117,15 @@ final class FrameRecorder {
         let frame = frames[Int(serial % UInt64(frames.count))]
         try frame.beginReuse(recordingInto: appBuffer)
         if var finished = pendingStatistics[frame.index] {
-            let results = gpuResults(of: frame)
-            finished.fragmentsShaded = results.fragments
-            finished.gpuTime = results.seconds
-            lastCompletedStatistics = finished
+            if frame.measuresGPU {
+                let results = gpuResults(of: frame)
+                finished.fragmentsShaded = results.fragments
+                finished.gpuTime = results.seconds
+                lastCompletedStatistics = finished
+            }
             pendingStatistics[frame.index] = nil
         }
+        frame.measuresGPU = (serial - 1) % UInt64(max(gpuMeasurementInterval, 1)) == 0
         staging.frameCompleted(serial: frame.serial)
         uploader.beginFrame()
         if appBuffer != nil { return frame }

@@ -11,8 +11,10 @@ import LayerKitRender
 /// Output: commands — texture uploads first (whole images and image tiles through `ImageUploader`, new
 /// atlas placements through `AtlasTextures`), then one render pass per `RenderPass` in graph order (each
 /// cleared to its color), each item one instance of the layer-quad pipeline — and the frame's
-/// `FrameCounters`. GPU queries (`GPUQueries`) count the fragments the passes shade and time the frame;
-/// their results are read once the frame's fence has signalled (`gpuResults(of:)`).
+/// `FrameCounters`. GPU queries (`GPUQueries`), recorded inside the passes, count the fragments the
+/// passes shade and time them; their results are read once the frame's fence has signalled
+/// (`gpuResults(of:)`). Nothing is recorded after the last pass: on lavapipe a frame's last barrier (its
+/// last render pass's end) waits for the frame to be rasterized unless it closes the command buffer.
 /// Surfaces: before recording, each offscreen pass gets an image from the `SurfacePool` (in pass order),
 /// and each image goes back to the pool right after the last pass that samples it, so a later pass of the
 /// same frame may draw into it again. Offscreen passes use the surface render pass, whose dependencies
@@ -115,7 +117,7 @@ final class GraphExecutor {
         try timed(&recording) { recording in
             while recording.nextPass < recording.passes.count { try recordPass(of: &recording, frameInto: .own(target)) }
         }
-        return finish(&recording, in: frame.commandBuffer)
+        return finish(&recording)
     }
 
     /// A frame recorded up to some of its passes: what the rest of its recording needs. A frame drawn
@@ -158,7 +160,6 @@ final class GraphExecutor {
                                     keptPixels: nil)
         try timed(&recording) { recording in
             while !recording.reachedFramePass { try recordPass(of: &recording, frameInto: nil) }
-            recording.queries.endPasses(frame.commandBuffer)
         }
         return recording
     }
@@ -170,11 +171,9 @@ final class GraphExecutor {
     func recordFramePass(_ recording: inout FrameRecording, inAppPassOf commandBuffer: VkCommandBuffer) throws -> FrameCounters {
         try timed(&recording) { recording in
             guard recording.nextPass < recording.passes.count else { return }
-            recording.queries.beginPasses(commandBuffer)
             try recordPass(of: &recording, frameInto: .app(commandBuffer))
-            recording.queries.endPasses(commandBuffer)
         }
-        return finish(&recording, in: commandBuffer)
+        return finish(&recording)
     }
 
     /// Runs `body` on `recording`, adding the wall-clock and thread CPU time it takes to the recording's.
@@ -204,9 +203,10 @@ final class GraphExecutor {
         var counters = FrameCounters()
         if frame.queries == nil { frame.queries = try GPUQueries(device: device, name: "frame \(frame.index) queries") }
         let queries = frame.queries!
-        queries.begin(commandBuffer)
-        var passesBegun = false
-        defer { if !passesBegun { queries.discard() } }
+        // A frame with no pass draws the clear of an empty one.
+        try queries.begin(commandBuffer, passes: max(graph.passes.count, 1), measuring: frame.measuresGPU)
+        var prepared = false
+        defer { if !prepared { queries.discard() } }
         var graph = graph
         let surfaces: SurfaceAssignment
         do {
@@ -359,8 +359,7 @@ final class GraphExecutor {
             ? [RenderPass(name: "empty frame", target: .frame(width: frameSize.width, height: frameSize.height), clearColor: .zero, items: [])]
             : graph.passes
         let passPlans = graph.passes.isEmpty && drawsEmptyFrame ? [(order: [Int](), batches: [DrawBatch]())] : plans
-        queries.beginPasses(commandBuffer)
-        passesBegun = true
+        prepared = true
         return FrameRecording(frame: frame, graph: graph, passes: passes, plans: passPlans, surfaces: surfaces, instanceSet: instanceSet.set,
                               quadIndices: quadIndices.handle,
                               queries: queries, counters: counters, recordNanoseconds: StageClock.now() &- recordStart,
@@ -433,6 +432,7 @@ final class GraphExecutor {
             // Inside the app's pass: depth 1 and stencil 0 where LayerKit draws, as its own pass clears them.
             clearDepthStencil(commandBuffer, aspects: frameSubpass.clearedAspects, area: area)
         }
+        recording.queries.passBegan(commandBuffer)
         do {
             if !pass.items.isEmpty {
                 // The pass's own size: a swapchain caught mid-resize draws it from the top-left corner.
@@ -472,6 +472,7 @@ final class GraphExecutor {
                 }
             }
         }
+        recording.queries.passEnding(commandBuffer, isLast: passIndex == recording.passes.count - 1)
         if begun != nil { vkCmdEndRenderPass(commandBuffer) }
         device.labels.end(commandBuffer)
         recording.firstInstance += pass.items.count
@@ -490,12 +491,9 @@ final class GraphExecutor {
         vkCmdClearAttachments(commandBuffer, 1, &attachment, 1, &rect)
     }
 
-    /// Ends a recording whose passes are all recorded: the end timestamp in `commandBuffer` (the one
-    /// recorded last), and the frame's counters.
-    private func finish(_ recording: inout FrameRecording, in commandBuffer: VkCommandBuffer) -> FrameCounters {
+    /// Ends a recording whose passes are all recorded: the frame's counters.
+    private func finish(_ recording: inout FrameRecording) -> FrameCounters {
         let finishing = StageClock.now()
-        recording.queries.endPasses(commandBuffer)
-        recording.queries.end(commandBuffer)
         var counters = recording.counters
         counters.passes = recording.passesBegun
         counters.offscreenReasons = recording.graph.passes.compactMap(\.reason)

@@ -38,6 +38,8 @@ final class FrameContext {
     var hasReadback = false
     /// The frame's GPU queries (fragments shaded, GPU time), made by the executor on first use.
     var queries: GPUQueries?
+    /// Whether the frame being recorded in this slot is measured by the GPU (`FrameRecorder.gpuMeasurementInterval`).
+    var measuresGPU = true
     private var deferredReleases: [AnyObject] = []
     private let device: VulkanDevice
 
