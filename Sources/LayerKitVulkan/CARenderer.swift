@@ -357,6 +357,13 @@ public final class CARenderer: @unchecked Sendable {
     /// depth test (`FrameStatistics.fragmentsShaded`).
     package var rendersOnCPU: Bool { context.rendersOnCPU }
 
+    /// Whether the vertex shader reads instances through the texel view (`VulkanDevice.readsInstancesAsTexels`);
+    /// tests turn it off before the first frame to draw through the storage buffer.
+    var readsInstancesAsTexels: Bool {
+        get { context.device.readsInstancesAsTexels }
+        set { context.device.readsInstancesAsTexels = newValue }
+    }
+
     /// Offscreen surfaces the renderer's pool has created, and how many it holds now.
     package var surfacePoolStatistics: (created: Int, resident: Int) { renderer.surfacePoolStatistics }
 

@@ -23,6 +23,23 @@ final class VulkanDevice {
     /// pipeline barrier but one that opens (or closes) a command buffer, and every render pass begins
     /// and ends with one (Mesa's common render pass emulation).
     let resetQueryPool: PFN_vkResetQueryPool?
+    /// Whether the vertex shader reads instances through a uniform texel buffer (R32G32B32A32_UINT) rather
+    /// than the storage buffer they lie in: where a texel view can reach every instance a storage buffer
+    /// can (`maxTexelBufferElements` 16-byte texels cover `maxStorageBufferRange`) and the format is one.
+    /// lavapipe loads a storage buffer at a per-vertex address one lane at a time, a loop with a branch
+    /// per lane and per load; a texel fetch is one gather. (The fragment shader still reads the storage
+    /// buffer: gradient stops and colour matrices, rarely.) Read when a pipeline is made; tests turn it
+    /// off before the first frame to draw through the storage buffer.
+    var readsInstancesAsTexels: Bool
+    /// The format of the instance buffer's texel view: four 32-bit words a texel, read as bits.
+    static let instanceTexelFormat = VK_FORMAT_R32G32B32A32_UINT
+
+    private static func readsInstancesAsTexels(_ physicalDevice: VkPhysicalDevice, limits: VkPhysicalDeviceLimits) -> Bool {
+        var format = VkFormatProperties()
+        vkGetPhysicalDeviceFormatProperties(physicalDevice, instanceTexelFormat, &format)
+        return format.bufferFeatures & VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT.rawValue != 0
+            && UInt64(limits.maxTexelBufferElements) * 16 >= UInt64(limits.maxStorageBufferRange)
+    }
     /// Valid bits of the queue's timestamps; 0 when it writes none (`GPUQueries` then skips timing).
     let timestampValidBits: UInt32
     /// The format of frame targets' depth-stencil attachment (depth-ordered passes, stencil clips): the
@@ -73,6 +90,7 @@ final class VulkanDevice {
             Self.describe(physicalDevice, queueFamily: queueFamily)
         supportsPipelineStatistics = false
         resetQueryPool = nil
+        readsInstancesAsTexels = Self.readsInstancesAsTexels(physicalDevice, limits: properties.limits)
         labels = DebugLabels(instance: instance, device: device)
     }
 
@@ -146,6 +164,7 @@ final class VulkanDevice {
         var enabled = VkPhysicalDeviceFeatures()
         enabled.pipelineStatisticsQuery = available.pipelineStatisticsQuery
         supportsPipelineStatistics = available.pipelineStatisticsQuery == VkBool32(VK_TRUE)
+        readsInstancesAsTexels = Self.readsInstancesAsTexels(physicalDevice, limits: properties.limits)
 
         let arena = CreateInfoArena()
         var extensions = extensions

@@ -15,14 +15,15 @@ final class DescriptorAllocator {
 
     private let device: VulkanDevice
     private let layout: VkDescriptorSetLayout
-    private let type: VkDescriptorType
+    /// The descriptors of one set, by type (each pool holds `setsPerPool` times as many).
+    private let types: [VkDescriptorType]
     private let name: String
     private var pools: [VkDescriptorPool] = []
 
-    init(device: VulkanDevice, layout: VkDescriptorSetLayout, type: VkDescriptorType, name: String) {
+    init(device: VulkanDevice, layout: VkDescriptorSetLayout, types: [VkDescriptorType], name: String) {
         self.device = device
         self.layout = layout
-        self.type = type
+        self.types = types
         self.name = name
     }
 
@@ -65,15 +66,15 @@ final class DescriptorAllocator {
     }
 
     private func makePool() throws -> VkDescriptorPool {
-        var size = VkDescriptorPoolSize(type: type, descriptorCount: Self.setsPerPool)
+        let sizes = types.map { VkDescriptorPoolSize(type: $0, descriptorCount: Self.setsPerPool) }
         var info = VkDescriptorPoolCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
         info.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT.rawValue
         info.maxSets = Self.setsPerPool
-        info.poolSizeCount = 1
+        info.poolSizeCount = UInt32(sizes.count)
         var pool: VkDescriptorPool?
-        try withUnsafePointer(to: &size) { sizePointer in
-            info.pPoolSizes = sizePointer
+        try sizes.withUnsafeBufferPointer { sizePointer in
+            info.pPoolSizes = sizePointer.baseAddress
             try check(vkCreateDescriptorPool(device.handle, &info, nil, &pool), "vkCreateDescriptorPool(\(name))")
         }
         device.labels.name(pool, VK_OBJECT_TYPE_DESCRIPTOR_POOL, "\(name) pool \(pools.count)")

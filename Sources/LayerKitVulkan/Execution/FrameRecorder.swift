@@ -75,9 +75,9 @@ final class FrameRecorder {
         staging = try StagingRing(device: device, allocator: context.allocator, capacity: Self.stagingCapacity)
         samplers = SamplerCache(device: device)
         instanceDescriptors = DescriptorAllocator(
-            device: device, layout: pipeline.instanceSetLayout, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, name: "instance sets")
+            device: device, layout: pipeline.instanceSetLayout, types: LayerPipeline.instanceSetTypes, name: "instance sets")
         textureDescriptors = DescriptorAllocator(
-            device: device, layout: pipeline.textureSetLayout, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, name: "texture sets")
+            device: device, layout: pipeline.textureSetLayout, types: [VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER], name: "texture sets")
         uploader = ImageUploader(device: device, allocator: context.allocator, staging: staging, samplers: samplers, descriptors: textureDescriptors)
         pendingStatistics = Array(repeating: nil, count: Self.framesInFlight)
         frameSubpass = appPass?.subpass ?? .own

@@ -83,6 +83,7 @@ final class FrameContext {
     deinit {
         try? waitForCompletion()
         deferredReleases.removeAll()
+        if let instanceTexelView { vkDestroyBufferView(device.handle, instanceTexelView, nil) }
         vkDestroyCommandPool(device.handle, commandPool, nil)
         vkDestroyFence(device.handle, fence, nil)
     }
@@ -112,29 +113,53 @@ final class FrameContext {
         deferredReleases.append(object)
     }
 
+    /// The instance buffer as 16-byte texels (R32G32B32A32_UINT), for the vertex shader (set 0, binding 1).
+    private var instanceTexelView: VkBufferView?
+
     /// Makes sure the instance buffer holds `count` instances, growing it (to a power of two) if not, and
-    /// points the set-0 descriptor at it. Only called after `beginReuse()`, so nothing in flight uses either.
+    /// points the set-0 descriptors at it: the storage buffer and its texel view (as much of it as the
+    /// device lets a view reach; all of it where the vertex shader reads through the view,
+    /// `VulkanDevice.readsInstancesAsTexels`). Only called after `beginReuse()`, so nothing in flight uses
+    /// either.
     func ensureInstanceCapacity(_ count: Int, stride: Int, allocator: MemoryAllocator, descriptors: DescriptorAllocator) throws {
         let needed = UInt64(max(count, 64) * stride)
         if let buffer = instanceBuffer, buffer.size >= needed { return }
         let size = UInt64(1) << UInt64(64 - (needed - 1).leadingZeroBitCount)
         let buffer = try GPUBuffer(
-            device: device, allocator: allocator, size: size, usage: VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue,
+            device: device, allocator: allocator, size: size,
+            usage: VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT.rawValue,
             location: .streaming, name: "frame \(index) instances")
         if instanceSet == nil {
             instanceSet = try descriptors.allocate(name: "frame \(index) instances")
         }
+        var viewInfo = VkBufferViewCreateInfo()
+        viewInfo.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO
+        viewInfo.buffer = buffer.handle
+        viewInfo.format = VulkanDevice.instanceTexelFormat
+        viewInfo.offset = 0
+        viewInfo.range = min(size, UInt64(device.limits.maxTexelBufferElements) * 16)
+        var view: VkBufferView?
+        try check(vkCreateBufferView(device.handle, &viewInfo, nil, &view), "vkCreateBufferView(frame \(index) instance texels)")
+        device.labels.name(view, VK_OBJECT_TYPE_BUFFER_VIEW, "frame \(index) instance texels")
         var bufferInfo = VkDescriptorBufferInfo(buffer: buffer.handle, offset: 0, range: VkDeviceSize(VK_WHOLE_SIZE))
         withUnsafePointer(to: &bufferInfo) { bufferPointer in
-            var write = VkWriteDescriptorSet()
-            write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
-            write.dstSet = instanceSet!.set
-            write.dstBinding = 0
-            write.descriptorCount = 1
-            write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-            write.pBufferInfo = bufferPointer
-            vkUpdateDescriptorSets(device.handle, 1, &write, 0, nil)
+            withUnsafePointer(to: &view) { viewPointer in
+                var writes = [VkWriteDescriptorSet](repeating: VkWriteDescriptorSet(), count: 2)
+                for binding in writes.indices {
+                    writes[binding].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
+                    writes[binding].dstSet = instanceSet!.set
+                    writes[binding].dstBinding = UInt32(binding)
+                    writes[binding].descriptorCount = 1
+                    writes[binding].descriptorType = LayerPipeline.instanceSetTypes[binding]
+                }
+                writes[0].pBufferInfo = bufferPointer
+                writes[1].pTexelBufferView = viewPointer
+                vkUpdateDescriptorSets(device.handle, UInt32(writes.count), writes, 0, nil)
+            }
         }
+        // The old view's buffer is released with it: nothing in flight uses either.
+        if let instanceTexelView { vkDestroyBufferView(device.handle, instanceTexelView, nil) }
+        instanceTexelView = view
         instanceBuffer = buffer
         instanceRevision = nil
     }

@@ -90,10 +90,11 @@ final class LayerPipeline {
         depthPipelines = PipelineVariants(device: device)
         stencilClipPipelines = PipelineVariants(device: device)
         instanceSetLayout = try Self.makeSetLayout(
-            device: device, type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-            stages: VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue, name: "set 0 · instances")
+            device: device, bindings: [(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue),
+                                       (VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_SHADER_STAGE_VERTEX_BIT.rawValue)],
+            name: "set 0 · instances")
         textureSetLayout = try Self.makeSetLayout(
-            device: device, type: VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, stages: VK_SHADER_STAGE_FRAGMENT_BIT.rawValue, name: "set 1 · texture")
+            device: device, bindings: [(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT.rawValue)], name: "set 1 · texture")
         var setLayouts: [VkDescriptorSetLayout?] = [instanceSetLayout, textureSetLayout]
         var layoutInfo = VkPipelineLayoutCreateInfo()
         layoutInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO
@@ -271,18 +272,28 @@ final class LayerPipeline {
         return renderPass!
     }
 
-    private static func makeSetLayout(device: VulkanDevice, type: VkDescriptorType, stages: VkShaderStageFlags, name: String) throws -> VkDescriptorSetLayout {
-        var binding = VkDescriptorSetLayoutBinding()
-        binding.binding = 0
-        binding.descriptorType = type
-        binding.descriptorCount = 1
-        binding.stageFlags = stages
+    /// Set 0's descriptors: the instance buffer as a storage buffer (binding 0: instances and gradient
+    /// stops, for both stages) and as a uniform texel buffer (binding 1: the vertex shader's instance
+    /// reads where the device takes them so, `VulkanDevice.readsInstancesAsTexels`).
+    static let instanceSetTypes = [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER]
+
+    /// A set layout of one descriptor per binding, `bindings[i]` (its type and stages) at binding i.
+    private static func makeSetLayout(device: VulkanDevice, bindings: [(type: VkDescriptorType, stages: VkShaderStageFlags)],
+                                      name: String) throws -> VkDescriptorSetLayout {
+        let described = bindings.enumerated().map { index, binding in
+            var described = VkDescriptorSetLayoutBinding()
+            described.binding = UInt32(index)
+            described.descriptorType = binding.type
+            described.descriptorCount = 1
+            described.stageFlags = binding.stages
+            return described
+        }
         var setLayout: VkDescriptorSetLayout?
-        try withUnsafePointer(to: &binding) { bindingPointer in
+        try described.withUnsafeBufferPointer { bindingPointer in
             var info = VkDescriptorSetLayoutCreateInfo()
             info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO
-            info.bindingCount = 1
-            info.pBindings = bindingPointer
+            info.bindingCount = UInt32(described.count)
+            info.pBindings = bindingPointer.baseAddress
             try check(vkCreateDescriptorSetLayout(device.handle, &info, nil, &setLayout), "vkCreateDescriptorSetLayout(\(name))")
         }
         device.labels.name(setLayout, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, name)
@@ -328,10 +339,12 @@ final class LayerPipeline {
         let entry = arena.cString("main")
         // Specialization constants of the fragment shader: 0 discards partially covered fragments (opaque
         // phase), 1 discards fragments outside the shape (stencil clip shapes), 2 and 3 are the material's
-        // paints and coverage (3 is the vertex shader's too). Each is one 32-bit word (VkBool32 or uint).
+        // paints and coverage (3 is the vertex shader's too); of the vertex shader, 4 reads instances
+        // through the texel view. Each is one 32-bit word (VkBool32 or uint).
         let wordSize = MemoryLayout<UInt32>.size
         let values: [UInt32] = [depth == .opaque ? VK_TRUE : VK_FALSE, stencilClip != nil ? VK_TRUE : VK_FALSE,
-                                material.paint.rawValue, material.coverage.rawValue]
+                                material.paint.rawValue, material.coverage.rawValue,
+                                device.readsInstancesAsTexels ? VK_TRUE : VK_FALSE]
         let entries = values.indices.map { VkSpecializationMapEntry(constantID: UInt32($0), offset: UInt32($0 * wordSize), size: wordSize) }
         var specialization = VkSpecializationInfo()
         specialization.mapEntryCount = UInt32(entries.count)
