@@ -63,10 +63,21 @@ layout(constant_id = 3) const uint COVERAGE = 4u;
 
 layout(set = 1, binding = 0) uniform sampler2D layerTexture;
 
-// The frame's instance buffer as 16-byte words: gradient stops live after the instances.
+// The frame's instance buffer as 16-byte words: gradient stops live after the instances. Read through
+// its texel view where the device allows (specialization constant 4, as in layer_quad.vert): lavapipe
+// loads a storage buffer at a per-fragment address one lane at a time, a loop and a branch per lane,
+// where a texel fetch is one gather.
 layout(std430, set = 0, binding = 0) readonly buffer InstanceWords {
     vec4 instanceWords[];
 };
+layout(set = 0, binding = 1) uniform usamplerBuffer instanceTexels;
+layout(constant_id = 4) const bool INSTANCES_AS_TEXELS = false;
+
+// Word `index` of the instance buffer.
+vec4 instanceWord(uint index) {
+    if (INSTANCES_AS_TEXELS) { return uintBitsToFloat(texelFetch(instanceTexels, int(index))); }
+    return instanceWords[index];
+}
 
 layout(location = 0) in vec2 vLocal;
 layout(location = 1) in vec2 vUV;
@@ -92,14 +103,14 @@ vec4 gradientColor(vec2 p) {
         return vec4(0.0);
     }
     float t = gradientParameter(kind, p, vGradientGeometry);
-    vec4 previousColor = instanceWords[first];
-    float previousLocation = GRADIENT_LOCATION(instanceWords, first, count, 0u);
+    vec4 previousColor = instanceWord(first);
+    float previousLocation = GRADIENT_LOCATION(instanceWord, first, count, 0u);
     if (t <= previousLocation) {
         return previousColor;
     }
     for (uint i = 1u; i < count; ++i) {
-        vec4 stopColor = instanceWords[first + i];
-        float location = GRADIENT_LOCATION(instanceWords, first, count, i);
+        vec4 stopColor = instanceWord(first + i);
+        float location = GRADIENT_LOCATION(instanceWord, first, count, i);
         if (t < location) {
             // previousLocation <= t < location, so the span is not empty.
             return mix(previousColor, stopColor, (t - previousLocation) / (location - previousLocation));
@@ -180,8 +191,8 @@ void main() {
         vec4 filtered = filterKernel(layerTexture, vUV, vGradientGeometry, floatBitsToUint(vParams.x), vUVClamp);
         if ((flags & LAYER_FLAG_COLOR_MATRIX) != 0u) {
             uint word = floatBitsToUint(vParams.w) * 16u + 10u;
-            filtered = applyColorMatrix(filtered, instanceWords[word], instanceWords[word + 1u], instanceWords[word + 2u],
-                                        instanceWords[word + 3u], instanceWords[word + 4u]);
+            filtered = applyColorMatrix(filtered, instanceWord(word), instanceWord(word + 1u), instanceWord(word + 2u),
+                                        instanceWord(word + 3u), instanceWord(word + 4u));
         }
         color = filtered * vColor;
     }

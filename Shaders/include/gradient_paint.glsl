@@ -38,8 +38,9 @@ float gradientParameter(uint kind, vec2 p, vec4 geometry) {
     return lengthSquared > 0.0 ? dot(d, axis) / lengthSquared : 0.0;
 }
 
-// Location of stop i; stop words start at `first`, locations after the `count` colors.
-#define GRADIENT_LOCATION(words, first, count, i) (words[(first) + (count) + ((i) >> 2)][(i) & 3u])
+// Location of stop i; stop words start at `first`, locations after the `count` colors (`word(k)`: word k
+// of the instance buffer).
+#define GRADIENT_LOCATION(word, first, count, i) (word((first) + (count) + ((i) >> 2))[(i) & 3u])
 
 // 4x4 Bayer threshold for the pixel at fragCoord, in (-0.5, 0.5).
 float orderedDither(vec2 fragCoord) {

@@ -3,15 +3,16 @@ import LayerKit
 @testable import LayerKitVulkan
 import XCTest
 
-/// The vertex shader reads each draw's instance through the instance buffer's texel view where the
-/// device allows (`VulkanDevice.readsInstancesAsTexels`, lavapipe among them), else through the storage
-/// buffer. Both read the same records, so a scene that uses every member the vertex shader reads draws
-/// the same pixels either way. Validation on.
+/// The shaders read each draw's instance (and the fragment shader gradient stops and colour matrices)
+/// through the instance buffer's texel view where the device allows (`VulkanDevice.readsInstancesAsTexels`,
+/// lavapipe among them), else through the storage buffer. Both read the same words, so a scene that
+/// uses every one the shaders read draws the same pixels either way. Validation on.
 final class InstanceReadRenderTests: CARendererTestCase {
-    /// Layers whose draws read every member the vertex shader reads: a turned, scaled textured layer
-    /// showing part of its image (uv and uv clamp), rounded translucent layers with a border (shape,
-    /// radii, params), a gradient (its header and geometry), a clipped subtree (the clip's rect, radii
-    /// and homography), a 3D-turned layer (a full map), and enough of them that later draws sit at
+    /// Layers whose draws read every member the vertex shader reads, and every word the fragment shader
+    /// reads: a turned, scaled textured layer showing part of its image (uv and uv clamp), rounded
+    /// translucent layers with a border (shape, radii, params), a gradient (its header and geometry; its
+    /// stops), a clipped subtree (the clip's rect, radii and homography), a colour matrix on an image (its
+    /// rows and bias), a 3D-turned layer (a full map), and enough of them that later draws sit at
     /// instance indices past the first few.
     private func makeScene() -> CALayer {
         let root = makeRoot()
@@ -38,6 +39,13 @@ final class InstanceReadRenderTests: CARendererTestCase {
         clip.masksToBounds = true
         makeLayer(CGRect(x: -6, y: 4, width: 30, height: 10), CGColor(red: 1, green: 1, blue: 0, alpha: 0.8), in: clip)
             .setValue(-CGFloat.pi / 9, forKeyPath: "transform.rotation.z")
+        // A colour matrix, read by the fragment shader from the instance's words.
+        let filtered = makeLayer(CGRect(x: 56, y: 30, width: 8, height: 6), nil, in: root)
+        filtered.contents = image
+        filtered.filters = [CIFilter(name: "CIColorMatrix", parameters: [
+            "inputRVector": CIVector(x: 0, y: 0, z: 1, w: 0), "inputGVector": CIVector(x: 0, y: 0.5, z: 0, w: 0),
+            "inputBVector": CIVector(x: 1, y: 0, z: 0, w: 0), "inputBiasVector": CIVector(x: 0, y: 0.25, z: 0, w: 0),
+        ])!]
         let turned = makeLayer(CGRect(x: 36, y: 36, width: 22, height: 22), CGColor(red: 1, green: 0, blue: 1, alpha: 1), in: root)
         var perspective = CATransform3DIdentity
         perspective.m34 = -1 / 60

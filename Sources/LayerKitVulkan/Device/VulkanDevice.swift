@@ -23,13 +23,13 @@ final class VulkanDevice {
     /// pipeline barrier but one that opens (or closes) a command buffer, and every render pass begins
     /// and ends with one (Mesa's common render pass emulation).
     let resetQueryPool: PFN_vkResetQueryPool?
-    /// Whether the vertex shader reads instances through a uniform texel buffer (R32G32B32A32_UINT) rather
+    /// Whether the shaders read instances through a uniform texel buffer (R32G32B32A32_UINT) rather
     /// than the storage buffer they lie in: where a texel view can reach every instance a storage buffer
     /// can (`maxTexelBufferElements` 16-byte texels cover `maxStorageBufferRange`) and the format is one.
     /// lavapipe loads a storage buffer at a per-vertex address one lane at a time, a loop with a branch
-    /// per lane and per load; a texel fetch is one gather. (The fragment shader still reads the storage
-    /// buffer: gradient stops and colour matrices, rarely.) Read when a pipeline is made; tests turn it
-    /// off before the first frame to draw through the storage buffer.
+    /// per lane and per load; a texel fetch is one gather. The fragment shader reads gradient stops and
+    /// colour matrices the same way. Read when a pipeline is made; tests turn it off before the first
+    /// frame to draw through the storage buffer.
     var readsInstancesAsTexels: Bool
     /// The format of the instance buffer's texel view: four 32-bit words a texel, read as bits.
     static let instanceTexelFormat = VK_FORMAT_R32G32B32A32_UINT

@@ -91,7 +91,7 @@ final class LayerPipeline {
         stencilClipPipelines = PipelineVariants(device: device)
         instanceSetLayout = try Self.makeSetLayout(
             device: device, bindings: [(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue),
-                                       (VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_SHADER_STAGE_VERTEX_BIT.rawValue)],
+                                       (VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue)],
             name: "set 0 · instances")
         textureSetLayout = try Self.makeSetLayout(
             device: device, bindings: [(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT.rawValue)], name: "set 1 · texture")
@@ -273,8 +273,8 @@ final class LayerPipeline {
     }
 
     /// Set 0's descriptors: the instance buffer as a storage buffer (binding 0: instances and gradient
-    /// stops, for both stages) and as a uniform texel buffer (binding 1: the vertex shader's instance
-    /// reads where the device takes them so, `VulkanDevice.readsInstancesAsTexels`).
+    /// stops) and as a uniform texel buffer (binding 1), both for both stages; the shaders read the one
+    /// `VulkanDevice.readsInstancesAsTexels` says.
     static let instanceSetTypes = [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER]
 
     /// A set layout of one descriptor per binding, `bindings[i]` (its type and stages) at binding i.
