@@ -113,12 +113,12 @@ final class FrameContext {
         deferredReleases.append(object)
     }
 
-    /// The instance buffer as 16-byte texels (R32G32B32A32_UINT), for the vertex shader (set 0, binding 1).
+    /// The instance buffer as 16-byte texels (R32G32B32A32_UINT), for the shaders (set 0, binding 1).
     private var instanceTexelView: VkBufferView?
 
     /// Makes sure the instance buffer holds `count` instances, growing it (to a power of two) if not, and
     /// points the set-0 descriptors at it: the storage buffer and its texel view (as much of it as the
-    /// device lets a view reach; all of it where the vertex shader reads through the view,
+    /// device lets a view reach; all of it where the shaders read through the view,
     /// `VulkanDevice.readsInstancesAsTexels`). Only called after `beginReuse()`, so nothing in flight uses
     /// either.
     func ensureInstanceCapacity(_ count: Int, stride: Int, allocator: MemoryAllocator, descriptors: DescriptorAllocator) throws {
