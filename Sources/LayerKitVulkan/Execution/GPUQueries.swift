@@ -84,6 +84,9 @@ final class GPUQueries {
         for (pool, count) in [(statisticsPool, statisticsCapacity), (timestampPool, 2)] {
             guard let pool else { continue }
             if let reset = device.resetQueryPool {
+                // lavapipe's host reset destroys the queries on its queue's context from this thread: safe
+                // only because the frame's last use has completed (its fence signalled), so no scene of
+                // the driver still refers to them and it flushes nothing.
                 reset(device.handle, pool, 0, UInt32(count))
             } else {
                 vkCmdResetQueryPool(commandBuffer, pool, 0, UInt32(count))
