@@ -149,7 +149,7 @@ let package = Package(
 
         .target(
             name: "LayerKitTestSupport",
-            dependencies: ["LayerKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LayerKit", "LayerKitScenes", .product(name: "Logging", package: "swift-log")],
             path: "Tests/LayerKitTestSupport",
             swiftSettings: swiftSettings
         ),
