@@ -357,7 +357,7 @@ public final class CARenderer: @unchecked Sendable {
     /// depth test (`FrameStatistics.fragmentsShaded`).
     package var rendersOnCPU: Bool { context.rendersOnCPU }
 
-    /// Whether the vertex shader reads instances through the texel view (`VulkanDevice.readsInstancesAsTexels`);
+    /// Whether the shaders read the instance buffer through its texel view (`VulkanDevice.readsInstancesAsTexels`);
     /// tests turn it off before the first frame to draw through the storage buffer.
     var readsInstancesAsTexels: Bool {
         get { context.device.readsInstancesAsTexels }

@@ -90,8 +90,7 @@ final class LayerPipeline {
         depthPipelines = PipelineVariants(device: device)
         stencilClipPipelines = PipelineVariants(device: device)
         instanceSetLayout = try Self.makeSetLayout(
-            device: device, bindings: [(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue),
-                                       (VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue)],
+            device: device, bindings: Self.instanceSetTypes.map { ($0, VK_SHADER_STAGE_VERTEX_BIT.rawValue | VK_SHADER_STAGE_FRAGMENT_BIT.rawValue) },
             name: "set 0 · instances")
         textureSetLayout = try Self.makeSetLayout(
             device: device, bindings: [(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT.rawValue)], name: "set 1 · texture")
@@ -339,8 +338,8 @@ final class LayerPipeline {
         let entry = arena.cString("main")
         // Specialization constants of the fragment shader: 0 discards partially covered fragments (opaque
         // phase), 1 discards fragments outside the shape (stencil clip shapes), 2 and 3 are the material's
-        // paints and coverage (3 is the vertex shader's too); of the vertex shader, 4 reads instances
-        // through the texel view. Each is one 32-bit word (VkBool32 or uint).
+        // paints and coverage (3 is the vertex shader's too); 4, of both shaders, reads the instance buffer
+        // through its texel view. Each is one 32-bit word (VkBool32 or uint).
         let wordSize = MemoryLayout<UInt32>.size
         let values: [UInt32] = [depth == .opaque ? VK_TRUE : VK_FALSE, stencilClip != nil ? VK_TRUE : VK_FALSE,
                                 material.paint.rawValue, material.coverage.rawValue,
