@@ -17,7 +17,7 @@ final class RenderNodePrefetchTests: XCTestCase {
         let node = RenderNode(id: LayerID.next())
         withExtendedLifetime(node) {
             let ends = [end(of: &node.bounds, in: node), end(of: &node.placement, in: node),
-                        end(of: &node.isDoubleSided, in: node), end(of: &node.customProperties, in: node)]
+                        end(of: &node.isDoubleSided, in: node), end(of: &node.customPropertyStorage, in: node)]
             XCTAssertLessThanOrEqual(ends.max()!, RenderNode.placementBytes)
             XCTAssertGreaterThan(ends.max()!, RenderNode.placementBytes - line)
         }

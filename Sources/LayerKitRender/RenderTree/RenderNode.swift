@@ -27,7 +27,16 @@ package final class RenderNode: @unchecked Sendable {
     @exclusivity(unchecked) package var placement = LayerPlacementProperties()
     @exclusivity(unchecked) package var isDoubleSided = true
     /// Subclass-declared properties (a shape layer's path and style), by key (`RenderNode+CustomProperties.swift`).
-    @exclusivity(unchecked) package var customProperties = CustomPropertyValues()
+    package var customProperties: CustomPropertyValues {
+        get { customPropertyStorage }
+        _modify {
+            yield &customPropertyStorage
+            updateIsPlacedByValue()
+        }
+    }
+    /// Where `customProperties` lie; written only through them, which keep `isPlacedByValue`. Stored in the
+    /// group by name so that `RenderNodePrefetchTests` can locate it (a property with accessors cannot be).
+    @exclusivity(unchecked) var customPropertyStorage = CustomPropertyValues()
 
     // The committed node's bookkeeping for a frame: its timing, animations, reused copy, stamps and plan.
     @exclusivity(unchecked) package var beginTime: Double = 0
@@ -40,6 +49,7 @@ package final class RenderNode: @unchecked Sendable {
             packedAnimationEntries = packedAnimations.entries.withUnsafeBufferPointer { $0 }
             animationWrites = Self.properties(writtenBy: animations)
             animationsOnlyPlace = animationWrites.map { $0 & ~RenderTree.placementKeyBits == 0 } ?? false
+            updateIsPlacedByValue()
         }
     }
     /// Whether `animations` write nothing but where the layer is placed, its opacity and whether it is
@@ -47,8 +57,12 @@ package final class RenderNode: @unchecked Sendable {
     @exclusivity(unchecked) package private(set) var animationsOnlyPlace = true
     /// Whether a frame may present the node by its placement alone (`RenderGraphBuilder+PlainLeaves.swift`):
     /// it animates, its animations write nothing but its placement, and it is a leaf of no special class.
-    package var isPlacedByValue: Bool {
-        animationsOnlyPlace && !packedAnimationEntries.isEmpty && sublayers.isEmpty && customProperties.isEmpty
+    /// Kept, not worked out when asked: reading `sublayers` and `customProperties` retained and released
+    /// their storage, twice per animated layer per frame.
+    @exclusivity(unchecked) package private(set) var isPlacedByValue = false
+
+    private func updateIsPlacedByValue() {
+        isPlacedByValue = animationsOnlyPlace && !packedAnimationEntries.isEmpty && sublayers.isEmpty && customProperties.isEmpty
     }
     /// `animations` laid out for evaluating frames: the owner of `packedAnimationEntries`, which frames
     /// read instead.
@@ -73,7 +87,10 @@ package final class RenderNode: @unchecked Sendable {
     /// valid while its `contentStamp` is the plan's. Render thread only; never copied to presentation copies.
     @exclusivity(unchecked) var plainLeafPlan: PlainLeafPlan?
     @exclusivity(unchecked) package var sublayers: [LayerID] = [] {
-        didSet { resolvedSublayers = nil }
+        didSet {
+            resolvedSublayers = nil
+            updateIsPlacedByValue()
+        }
     }
     /// `sublayers`' nodes as the tree last resolved them, and the tree's membership then
     /// (`sublayerNodes(in:)`). Render thread only; not copied to presented copies.
