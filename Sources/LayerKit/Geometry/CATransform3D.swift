@@ -243,9 +243,13 @@ extension SIMD4 where Scalar == Double {
 /// Whether `t` is exactly the identity.
 public func CATransform3DIsIdentity(_ t: CATransform3D) -> Bool {
     // Against literals, not the global identity: a spinning layer asks this twice per frame, and each
-    // read of a global goes through its lazy initialization.
-    t.m11 == 1 && t.m12 == 0 && t.m13 == 0 && t.m14 == 0 && t.m21 == 0 && t.m22 == 1 && t.m23 == 0 && t.m24 == 0
-        && t.m31 == 0 && t.m32 == 0 && t.m33 == 1 && t.m34 == 0 && t.m41 == 0 && t.m42 == 0 && t.m43 == 0 && t.m44 == 1
+    // read of a global goes through its lazy initialization. Row by row as vectors, one branch in all:
+    // sixteen comparisons each with its own branches (and a second for NaN) were 70 instructions.
+    let rows = (SIMD4(Double(t.m11), Double(t.m12), Double(t.m13), Double(t.m14)) .== SIMD4(1, 0, 0, 0))
+        .& (SIMD4(Double(t.m21), Double(t.m22), Double(t.m23), Double(t.m24)) .== SIMD4(0, 1, 0, 0))
+        .& (SIMD4(Double(t.m31), Double(t.m32), Double(t.m33), Double(t.m34)) .== SIMD4(0, 0, 1, 0))
+        .& (SIMD4(Double(t.m41), Double(t.m42), Double(t.m43), Double(t.m44)) .== SIMD4(0, 0, 0, 1))
+    return all(rows)
 }
 
 /// Whether `a` and `b` are exactly equal, entry by entry.
