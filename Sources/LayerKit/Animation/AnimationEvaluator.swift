@@ -35,6 +35,16 @@ package enum AnimationEvaluator {
     package static func apply<Store: AnimatedPropertyStore>(_ entries: UnsafeBufferPointer<PackedAnimations.Entry>, layerTime time: Double,
                                                             to store: inout Store, awaitingStart: Set<AnimationID>? = nil) -> Report {
         var report = Report()
+        apply(entries, layerTime: time, to: &store, awaitingStart: awaitingStart, reportingTo: &report)
+        return report
+    }
+
+    /// `apply(_:layerTime:to:awaitingStart:)`, appending what it reports to `report`: the render thread
+    /// keeps one report for a list of layers and empties it after each, where a report made and dropped
+    /// per layer released its two empty lists, per animated layer per frame.
+    package static func apply<Store: AnimatedPropertyStore>(_ entries: UnsafeBufferPointer<PackedAnimations.Entry>, layerTime time: Double,
+                                                            to store: inout Store, awaitingStart: Set<AnimationID>?,
+                                                            reportingTo report: inout Report) {
         // Steady frames await no start: no lookup per animation then. (The set is read where it lies: a
         // copy of it retained its storage per layer per frame.)
         let reportsEveryRunning = awaitingStart == nil
@@ -61,7 +71,6 @@ package enum AnimationEvaluator {
             }
             apply(entries[index].record.content, progress: progress, iteration: state.iteration, timing: entries[index].timing, to: &store)
         }
-        return report
     }
 
     private static func apply<Store: AnimatedPropertyStore>(_ content: AnimationRecord.Content, progress: Double, iteration: Int,

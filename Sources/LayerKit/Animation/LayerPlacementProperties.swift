@@ -160,4 +160,11 @@ extension AnimationEvaluator {
                               toPlacement placement: inout LayerPlacementProperties, awaitingStart: Set<AnimationID>?) -> Report {
         apply(entries, layerTime: time, to: &placement, awaitingStart: awaitingStart)
     }
+
+    /// `apply(_:layerTime:toPlacement:awaitingStart:)`, appending what it reports to `report`.
+    package static func apply(_ entries: UnsafeBufferPointer<PackedAnimations.Entry>, layerTime time: Double,
+                              toPlacement placement: inout LayerPlacementProperties, awaitingStart: Set<AnimationID>?,
+                              reportingTo report: inout Report) {
+        apply(entries, layerTime: time, to: &placement, awaitingStart: awaitingStart, reportingTo: &report)
+    }
 }

@@ -50,7 +50,7 @@ extension RenderGraphBuilder {
 
         // The layer's footprint, as a draw of its bounds would have.
         let radii = Self.cornerRadii(of: node)
-        let boundsDraw = DrawItem(instance: LayerInstance(localToClip: Self.columnMajor(CATransform3DConcat(layerToPixels, pixelToClip)),
+        let boundsDraw = DrawItem(instance: LayerInstance(localToClip: localToClipColumns(layerToPixels),
                                                           quad: Self.vector(node.bounds), color: .zero, shape: Self.vector(node.bounds)))
         guard let footprint = OffscreenDecision.footprint(of: boundsDraw, targetWidth: targetWidth, targetHeight: targetHeight) else { return }
         let pad = Int(min(reach, 16_384).rounded(.up))

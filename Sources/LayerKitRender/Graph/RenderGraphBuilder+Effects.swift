@@ -228,7 +228,7 @@ extension RenderGraphBuilder {
                 return
             }
             guard let shape = shapeRasterizer.rasterizedFill(of: path, toPixels: PlaneHomography(layerToPixels)) else { return }
-            let localToClip = Self.columnMajor(CATransform3DConcat(layerToPixels, pixelToClip))
+            let localToClip = localToClipColumns(layerToPixels)
             let instance = LayerInstance(localToClip: localToClip, quad: Self.vector(shape.rect), color: SIMD4(repeating: 1),
                                          shape: Self.vector(shape.rect), flags: [.textured])
             let pathItem = DrawItem(instance: instance, texture: TextureBinding(image: shape.image), layer: node.id)

@@ -14,7 +14,7 @@ import LayerKit
 extension RenderGraphBuilder {
     func appendParticles(of emitter: EmitterParticles, opacity: Float, toPixels: CATransform3D, clip: Clip?, layer: LayerID,
                          into items: inout [DrawItem]) {
-        let (l1, l2, l3, l4) = Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip))
+        let (l1, l2, l3, l4) = localToClipColumns(toPixels)
         let blend: BlendMode = emitter.additive ? .compositing(.addition) : .sourceOver
         let textures = emitter.groups.map { group in
             TextureBinding(image: group.image, minification: Self.filter(group.minification), magnification: Self.filter(group.magnification))

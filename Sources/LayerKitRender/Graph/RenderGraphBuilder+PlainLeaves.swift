@@ -39,9 +39,10 @@ final class PresentedPlacements: @unchecked Sendable {
         storage.deallocate()
     }
 
-    /// Pushes `node`'s committed placement and evaluates its animations at `time` into it, in place;
-    /// returns where it lies and the animations' report.
-    func pushPresented(_ node: RenderNode, layerTime time: Double, awaitingStart: Set<AnimationID>) -> (index: Int, report: AnimationEvaluator.Report) {
+    /// Pushes `node`'s committed placement and evaluates its animations at `time` into it, in place,
+    /// appending what they report to `report`; returns where it lies.
+    func pushPresented(_ node: RenderNode, layerTime time: Double, awaitingStart: Set<AnimationID>,
+                       reportingTo report: inout AnimationEvaluator.Report) -> Int {
         if count == capacity {
             let larger = UnsafeMutablePointer<LayerPlacementProperties>.allocate(capacity: capacity * 2)
             larger.moveInitialize(from: storage, count: count)
@@ -52,9 +53,9 @@ final class PresentedPlacements: @unchecked Sendable {
         let placement = storage + count
         placement.initialize(to: node.placement)
         count += 1
-        let report = AnimationEvaluator.apply(node.packedAnimationEntries, layerTime: time, toPlacement: &placement.pointee,
-                                              awaitingStart: awaitingStart)
-        return (count - 1, report)
+        AnimationEvaluator.apply(node.packedAnimationEntries, layerTime: time, toPlacement: &placement.pointee,
+                                 awaitingStart: awaitingStart, reportingTo: &report)
+        return count - 1
     }
 
     /// The placement at `index`, where it lies: valid until the stack is popped below it.
@@ -201,7 +202,7 @@ extension RenderGraphBuilder {
         let determinant = homography.determinant
         guard determinant.isFinite, abs(determinant) > 1e-12, homography.isInvertible(determinant: determinant) else { return true }
         if !node.isDoubleSided && determinant < 0 { return true }
-        let localToClip = Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip))
+        let localToClip = localToClipColumns(toPixels)
         let mapFlags: LayerInstance.Flags = Self.isSimilarity(homography) ? [.similarityMap] : []
         // Read where they lie: iterating copied each draw out (and retained its texture) first.
         guard let first = draws.baseAddress else { return true }

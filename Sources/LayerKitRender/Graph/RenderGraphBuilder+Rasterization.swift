@@ -104,7 +104,7 @@ extension RenderGraphBuilder {
         let quad = Self.vector(entry.layerRect)
         // A paged bitmap's uv are set once its place on the page is final (`finishPages`).
         var instance = LayerInstance(
-            localToClip: Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip)), quad: quad, uv: SIMD4(0, 0, 1, 1),
+            localToClip: localToClipColumns(toPixels), quad: quad, uv: SIMD4(0, 0, 1, 1),
             color: SIMD4(repeating: Float(opacity)), shape: quad, flags: [.textured])
         if let clip { Self.setClip(clipInstanceFields(clip, localToPixels: homography), on: &instance) }
         let binding = cachedGroup

@@ -266,8 +266,9 @@ package struct RenderGraphBuilder {
                        context: inout VisitContext, into items: inout [DrawItem]) {
         context.layersVisited += 1
         let firstItem = items.count, firstSurface = context.offscreen.nextSurface
-        let cached = (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
-                      context.pageSurfaces.count, context.cacheQuestions)
+        // What the record needs to know whether the subtree drew a cached bitmap: read only for a record.
+        let cached = context.generation == 0 ? nil : (context.rasterization.hits, context.rasterization.misses,
+                                                      context.rasterization.uncached.count, context.pageSurfaces.count, context.cacheQuestions)
         let drewPlainLeaf: Bool
         if drawsPlainLeavesFromPlans, clip == nil, let drawing = plainLeafDrawing(of: committed, presented: node, contentsFlipped: contentsFlipped) {
             if let placed {
@@ -281,14 +282,14 @@ package struct RenderGraphBuilder {
         } else {
             drewPlainLeaf = false
         }
-        let zPosition = placed.map { context.placements[$0].pointee.zPosition } ?? node.zPosition
         if !drewPlainLeaf {
             // A leaf placed by value is presented on its node's copy after all.
             let presented = placed.map { presentedCopy(of: committed, at: context.placements[$0]) } ?? node
             visit(presented, localTime: localTime, parentSpace: parentSpace, opacity: opacity, clip: clip, contentsFlipped: contentsFlipped,
                   context: &context, into: &items)
         }
-        guard context.generation != 0 else { return }
+        guard let cached else { return }
+        let zPosition = placed.map { context.placements[$0].pointee.zPosition } ?? node.zPosition
         let drewNoCache = cached == (context.rasterization.hits, context.rasterization.misses, context.rasterization.uncached.count,
                                      context.pageSurfaces.count, context.cacheQuestions)
         committed.retained = RetainedNodeRecord(
@@ -303,7 +304,8 @@ package struct RenderGraphBuilder {
         guard !node.packedAnimationEntries.isEmpty else { return (node, node.localTime(fromParentTime: parentTime)) }
         let start = StageClock.now()
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
-        return untimedPresented(node, parentTime: parentTime, context: &context)
+        var report = AnimationEvaluator.Report()
+        return untimedPresented(node, parentTime: parentTime, report: &report, context: &context)
     }
 
     /// `nodes` (sublayers of one layer) as they appear at their parent's time `parentTime`: each committed
@@ -329,6 +331,7 @@ package struct RenderGraphBuilder {
         defer { context.animations.evaluationNanoseconds &+= StageClock.now() &- start }
         var result: [PresentedSublayer] = []
         result.reserveCapacity(nodes.count)
+        var report = AnimationEvaluator.Report()
         nodes.withUnsafeBufferPointer { strong in
             strong.withMemoryRebound(to: Unmanaged<RenderNode>.self) { nodes in
                 for index in nodes.indices {
@@ -339,10 +342,11 @@ package struct RenderGraphBuilder {
                     if index + 6 < nodes.count { nodes[index + 6]._withUnsafeGuaranteedRef { $0.prefetchForPresenting(placingByValue: placingLeavesByValue) } }
                     nodes[index]._withUnsafeGuaranteedRef { committed in
                         if placingLeavesByValue && committed.isPlacedByValue {
-                            let (index, zPosition, time) = pushPresentedPlacement(committed, parentTime: parentTime, context: &context)
+                            let (index, zPosition, time) = pushPresentedPlacement(committed, parentTime: parentTime, report: &report,
+                                                                                  context: &context)
                             result.append(PresentedSublayer(committed: committed, placement: index, zPosition: zPosition, time: time))
                         } else {
-                            let (presented, time) = untimedPresented(committed, parentTime: parentTime, context: &context)
+                            let (presented, time) = untimedPresented(committed, parentTime: parentTime, report: &report, context: &context)
                             result.append(PresentedSublayer(committed: committed, presented: presented, time: time))
                         }
                     }
@@ -401,26 +405,29 @@ package struct RenderGraphBuilder {
         }
     }
 
-    /// `presented(_:parentTime:context:)` without counting its time: the caller does.
-    private func untimedPresented(_ node: RenderNode, parentTime: Double, context: inout VisitContext) -> (RenderNode, localTime: Double) {
+    /// `presented(_:parentTime:context:)` without counting its time: the caller does. `report` is
+    /// scratch, empty before and after.
+    private func untimedPresented(_ node: RenderNode, parentTime: Double, report: inout AnimationEvaluator.Report,
+                                  context: inout VisitContext) -> (RenderNode, localTime: Double) {
         let localTime = node.localTime(fromParentTime: parentTime)
         guard !node.packedAnimationEntries.isEmpty else { return (node, localTime) }
         context.animations.animatedLayers.append(node.id)
         var presented = node.presentationCopy()
-        let report = AnimationEvaluator.apply(node.packedAnimationEntries, layerTime: localTime, to: &presented,
-                                              awaitingStart: context.animations.awaitingStart)
-        note(report, of: node, context: &context)
+        AnimationEvaluator.apply(node.packedAnimationEntries, layerTime: localTime, to: &presented,
+                                 awaitingStart: context.animations.awaitingStart, reportingTo: &report)
+        note(&report, of: node, context: &context)
         return (presented, localTime)
     }
 
     /// Presents `node`, a leaf placed by value (`RenderNode.isPlacedByValue`), by its placement alone,
     /// pushed onto `context.placements`: where it lies, its zPosition, and the node's local time.
-    private func pushPresentedPlacement(_ node: RenderNode, parentTime: Double,
+    private func pushPresentedPlacement(_ node: RenderNode, parentTime: Double, report: inout AnimationEvaluator.Report,
                                         context: inout VisitContext) -> (index: Int, zPosition: CGFloat, localTime: Double) {
         let localTime = node.localTime(fromParentTime: parentTime)
         context.animations.animatedLayers.append(node.id)
-        let (index, report) = context.placements.pushPresented(node, layerTime: localTime, awaitingStart: context.animations.awaitingStart)
-        note(report, of: node, context: &context)
+        let index = context.placements.pushPresented(node, layerTime: localTime, awaitingStart: context.animations.awaitingStart,
+                                                     reportingTo: &report)
+        note(&report, of: node, context: &context)
         return (index, context.placements[index].pointee.zPosition, localTime)
     }
 
@@ -432,11 +439,17 @@ package struct RenderGraphBuilder {
         return copy
     }
 
-    /// Keeps what evaluating `node`'s animations reported for the render server.
-    private func note(_ report: AnimationEvaluator.Report, of node: RenderNode, context: inout VisitContext) {
+    /// Keeps what evaluating `node`'s animations reported for the render server, and empties `report`.
+    private func note(_ report: inout AnimationEvaluator.Report, of node: RenderNode, context: inout VisitContext) {
         // Most frames start and finish nothing: appending nothing to a list still empty copies its storage.
-        if !report.running.isEmpty { context.animations.running.append(contentsOf: report.running) }
-        if !report.finished.isEmpty { context.animations.finished.append(contentsOf: report.finished.map { (node.id, $0) }) }
+        if !report.running.isEmpty {
+            context.animations.running.append(contentsOf: report.running)
+            report.running.removeAll(keepingCapacity: true)
+        }
+        if !report.finished.isEmpty {
+            context.animations.finished.append(contentsOf: report.finished.map { (node.id, $0) })
+            report.finished.removeAll(keepingCapacity: true)
+        }
     }
 
     /// An analytic clip in force: the clipping layer's bounds, corner radii, and its map to pixels (and
@@ -553,7 +566,7 @@ package struct RenderGraphBuilder {
         // Facing: the orientation of the layer's image (w > 0 where it is visible).
         if !node.isDoubleSided && determinant < 0 { return }
 
-        let localToClip = Self.columnMajor(CATransform3DConcat(toPixels, pixelToClip))
+        let localToClip = localToClipColumns(toPixels)
         let clipToUse = inheritedClip.map { clipInstanceFields($0, localToPixels: homography) }
         let hasSize = node.bounds.width > 0 && node.bounds.height > 0
         let radii = hasSize ? Self.cornerRadii(of: node) : .zero
@@ -771,6 +784,23 @@ package struct RenderGraphBuilder {
                       m31: 0, m32: 0, m33: 1, m34: 0, m41: -1, m42: -1, m43: 0, m44: 1)
     }
 
+    /// The instance's `localToClip` columns for a draw whose map to pixels is `toPixels`:
+    /// `columnMajor(CATransform3DConcat(toPixels, pixelToClip))` with the scale and the −1 applied
+    /// directly, entry for entry what the product gives (its other terms are products with zero) for
+    /// a quarter of the arithmetic, asked once per layer drawn.
+    @inline(__always)
+    func localToClipColumns(_ toPixels: CATransform3D) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let scale = SIMD2(2 / CGFloat(targetWidth), 2 / CGFloat(targetHeight))
+        @inline(__always) func column(_ x: CGFloat, _ y: CGFloat, _ z: CGFloat, _ w: CGFloat) -> SIMD4<Float> {
+            let xy = SIMD2(x, y) * scale - w
+            return SIMD4(Float(xy.x), Float(xy.y), Float(z), Float(w))
+        }
+        return (column(toPixels.m11, toPixels.m12, toPixels.m13, toPixels.m14),
+                column(toPixels.m21, toPixels.m22, toPixels.m23, toPixels.m24),
+                column(toPixels.m31, toPixels.m32, toPixels.m33, toPixels.m34),
+                column(toPixels.m41, toPixels.m42, toPixels.m43, toPixels.m44))
+    }
+
     /// A layer's own space → its superlayer's sublayer space (as `CALayer.transformToSuperlayer`).
     package static func placement(of node: RenderNode) -> CATransform3D {
         withUnsafeMutablePointer(to: &node.placement) { placement(of: $0, bounds: node.bounds) }
@@ -847,7 +877,7 @@ package struct RenderGraphBuilder {
     /// levels of items inside enclosing brackets).
     private func stencilClipItem(_ command: StencilClipCommand, _ clip: Clip) -> DrawItem {
         let rect = Self.vector(clip.rect)
-        let shape = LayerInstance(localToClip: Self.columnMajor(CATransform3DConcat(clip.toPixels, pixelToClip)), quad: rect,
+        let shape = LayerInstance(localToClip: localToClipColumns(clip.toPixels), quad: rect,
                                   uv: SIMD4(0, 0, 1, 1), color: .zero, shape: rect, shapeRadii: clip.radii, flags: [])
         return .stencilClip(command, shape: shape, level: 0)
     }
