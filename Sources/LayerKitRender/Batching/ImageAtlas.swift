@@ -124,10 +124,16 @@ package final class ImageAtlas: @unchecked Sendable {
     /// are remapped into the placement and clamped to its edge texels' centres. In place: a copy of the
     /// item would retain its texture and gradient.
     package static func remap(_ item: inout DrawItem, to placement: AtlasPlacement) {
-        guard let texture = item.texture else { return }
-        let page = Float(placement.pageSize)
-        let origin = SIMD2<Float>(Float(placement.rect.minX), Float(placement.rect.minY))
-        let size = SIMD2<Float>(Float(placement.rect.width), Float(placement.rect.height))
+        remap(&item, to: placement.texels)
+    }
+
+    /// `remap(_:to:)` with the placement's texels alone: a compile remaps every atlas-bound draw, and a copy
+    /// of the placement retained and released its image per draw.
+    static func remap(_ item: inout DrawItem, to texels: AtlasPlacement.Texels) {
+        guard item.texture != nil else { return }
+        let page = Float(texels.pageSize), rect = texels.rect
+        let origin = SIMD2<Float>(Float(rect.minX), Float(rect.minY))
+        let size = SIMD2<Float>(Float(rect.width), Float(rect.height))
         let uv = item.instance.uv
         let start = (origin + SIMD2(uv.x, uv.y) * size) / page
         let end = (origin + SIMD2(uv.z, uv.w) * size) / page
@@ -135,8 +141,7 @@ package final class ImageAtlas: @unchecked Sendable {
         item.instance.uvClamp = SIMD4((origin.x + 0.5) / page, (origin.y + 0.5) / page,
                                       (origin.x + size.x - 0.5) / page, (origin.y + size.y - 0.5) / page)
         item.instance.flags.insert(.clampUV)
-        item.texture = TextureBinding(source: .atlas(placement.page), minification: texture.minification,
-                                      magnification: texture.magnification)
+        item.texture?.sampleAtlasPage(texels.page)
     }
 }
 
@@ -172,6 +177,15 @@ package struct AtlasPlacement: Sendable {
     /// Set when the image is a partial redraw (`CGImage.partialUpdate`) of the image placed here before:
     /// a backend holding that placement's texels may copy only the region.
     package var update: Update?
+
+    /// Where the placement's texels lie, without the image: what a draw is remapped by.
+    struct Texels {
+        let page: AtlasPageID
+        let rect: PixelRect
+        let pageSize: Int
+    }
+
+    var texels: Texels { Texels(page: page, rect: rect, pageSize: pageSize) }
 
     package init(page: AtlasPageID, serial: Int, image: CGImage, rect: PixelRect, pageSize: Int, update: Update? = nil) {
         self.page = page

@@ -57,7 +57,7 @@ package enum TextureSource: Hashable, Sendable {
 /// A surface is sampled over its whole logical size: uv (0, 0)…(1, 1) spans the `width`×`height` pixels
 /// its pass declared, whatever size of image the backend draws it into.
 package struct TextureBinding: Hashable, Sendable {
-    package let source: TextureSource
+    package private(set) var source: TextureSource
     package var minification: TextureFilter
     package var magnification: TextureFilter
 
@@ -75,6 +75,12 @@ package struct TextureBinding: Hashable, Sendable {
         self.source = source
         self.minification = minification
         self.magnification = magnification
+    }
+
+    /// Samples atlas page `page` instead, with the same filters; in place, so that a draw moved into the
+    /// atlas releases its image without a copy of the binding retaining it first (`ImageAtlas.remap`).
+    package mutating func sampleAtlasPage(_ page: AtlasPageID) {
+        source = .atlas(page)
     }
 
     /// The image sampled, if the source is an image.

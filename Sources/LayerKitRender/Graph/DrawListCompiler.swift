@@ -256,18 +256,19 @@ package struct DrawListCompiler: Sendable {
             }
             if let atlas {
                 // Runs of items usually show one image: look each run's placement up once.
-                var last: (image: CGImage, placement: AtlasPlacement?)?
+                var last: (image: CGImage, texels: AtlasPlacement.Texels?)?
                 for i in pass.items.indices {
                     // Pieces of split planes keep their own textures: their corners use the clamp slot.
                     guard !pass.items[i].instance.flags.contains(.pieceCorners),
                           let texture = pass.items[i].texture, case let .image(image) = texture.source,
                           atlas.accepts(image, minification: texture.minification, magnification: texture.magnification) else { continue }
                     if last?.image !== image {
-                        last = (image, atlas.placement(for: image))
-                        if let placement = last?.placement { placements[placement.serial] = placement }
+                        let placement = atlas.placement(for: image)
+                        if let placement { placements[placement.serial] = placement }
+                        last = (image, placement?.texels)
                     }
-                    guard let placement = last?.placement else { continue }
-                    ImageAtlas.remap(&pass.items[i], to: placement)
+                    guard let texels = last?.texels else { continue }
+                    ImageAtlas.remap(&pass.items[i], to: texels)
                 }
             }
             if phases != nil, let trim = trimmer?.trim(&pass.items, footprints: &footprints, phases: &phases!,
