@@ -776,7 +776,8 @@ package struct RenderGraphBuilder {
 
     // MARK: - Geometry
 
-    /// Pixels → Vulkan clip space (x right, y down, both −1…1).
+    /// Pixels → Vulkan clip space (x right, y down, both −1…1): a scale and an offset of x and y alone,
+    /// which `localToClipColumns` applies without a product.
     @inline(__always)
     var pixelToClip: CATransform3D {
         // Scale by 2 / size, then translate by −1, written out (asked once per layer drawn).
@@ -785,14 +786,15 @@ package struct RenderGraphBuilder {
     }
 
     /// The instance's `localToClip` columns for a draw whose map to pixels is `toPixels`:
-    /// `columnMajor(CATransform3DConcat(toPixels, pixelToClip))` with the scale and the −1 applied
-    /// directly, entry for entry what the product gives (its other terms are products with zero) for
-    /// a quarter of the arithmetic, asked once per layer drawn.
+    /// `columnMajor(CATransform3DConcat(toPixels, pixelToClip))` with `pixelToClip`'s scale and offset
+    /// applied directly — what the product gives entry for entry (up to the sign of a zero: its other terms
+    /// are products with zero) for a quarter of the arithmetic, asked once per layer drawn.
     @inline(__always)
     func localToClipColumns(_ toPixels: CATransform3D) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        let scale = SIMD2(2 / CGFloat(targetWidth), 2 / CGFloat(targetHeight))
+        let map = pixelToClip
+        let scale = SIMD2(Double(map.m11), Double(map.m22)), offset = SIMD2(Double(map.m41), Double(map.m42))
         @inline(__always) func column(_ x: CGFloat, _ y: CGFloat, _ z: CGFloat, _ w: CGFloat) -> SIMD4<Float> {
-            let xy = SIMD2(x, y) * scale - w
+            let xy = SIMD2(Double(x), Double(y)) * scale + offset * Double(w)
             return SIMD4(Float(xy.x), Float(xy.y), Float(z), Float(w))
         }
         return (column(toPixels.m11, toPixels.m12, toPixels.m13, toPixels.m14),
