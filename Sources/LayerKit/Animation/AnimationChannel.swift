@@ -102,6 +102,9 @@ package struct ScalarChannel: AnimationChannel {
     package let place: Place
     package var isWholeProperty: Bool { place == .property }
 
+    // Always inlined (as `write`): called apart, the base took a copy of the whole store (a layer's placement,
+    // 185 bytes) per animation per frame, and each a call and a switch the caller's constants decide.
+    @inline(__always)
     package func base<Store: AnimatedPropertyStore>(in store: Store) -> AnimationChannelBase<Double> {
         switch place {
         case .property: store.animatedScalar(of: property)
@@ -111,6 +114,7 @@ package struct ScalarChannel: AnimationChannel {
         }
     }
 
+    @inline(__always)
     package func write<Store: AnimatedPropertyStore>(_ value: Double, to store: inout Store) {
         switch place {
         case .property:
