@@ -12,6 +12,7 @@ package enum LayerPlacement {
 
     /// The layer's own space → its superlayer's sublayer space:
     /// `(p − anchorInBounds − (0, 0, anchorPointZ)) · transform + (position, zPosition)`.
+    @inline(__always)
     package static func toSuperlayer(bounds: CGRect, anchorPoint: CGPoint, anchorPointZ: CGFloat, transform: CATransform3D,
                                      position: CGPoint, zPosition: CGFloat) -> CATransform3D {
         // T(−anchor) · transform · T(position), without two 4×4 products (the render thread places every

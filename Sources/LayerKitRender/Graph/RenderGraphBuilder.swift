@@ -820,6 +820,7 @@ package struct RenderGraphBuilder {
     }
 
     /// A layer's own space → its superlayer's, from its `placement` (read where it lies) and `bounds`.
+    @inline(__always)
     static func placement(of placement: UnsafePointer<LayerPlacementProperties>, bounds: CGRect) -> CATransform3D {
         LayerPlacement.toSuperlayer(bounds: bounds, anchorPoint: placement.pointee.anchorPoint, anchorPointZ: placement.pointee.anchorPointZ,
                                     transform: placement.pointee.transform, position: placement.pointee.position,
