@@ -6,7 +6,7 @@ import XCTest
 /// The shaders read each draw's instance (and the fragment shader gradient stops and colour matrices)
 /// through the instance buffer's texel view where the device allows (`VulkanDevice.readsInstancesAsTexels`,
 /// lavapipe among them), else through the storage buffer. Both read the same words, so a scene that
-/// uses every one the shaders read draws the same pixels either way. Validation on.
+/// uses every one the shaders read draws the same pixels either way, on any device. Validation on.
 final class InstanceReadRenderTests: CARendererTestCase {
     /// Layers whose draws read every member the vertex shader reads, and every word the fragment shader
     /// reads: a turned, scaled textured layer showing part of its image (uv and uv clamp), rounded
@@ -55,7 +55,12 @@ final class InstanceReadRenderTests: CARendererTestCase {
 
     func testTheStorageBufferAndTheTexelViewDrawTheSamePixels() throws {
         let viaTexels = try makeRenderer()
-        XCTAssertTrue(viaTexels.readsInstancesAsTexels, "lavapipe reads instances through the texel view")
+        if viaTexels.rendersOnCPU {
+            XCTAssertTrue(viaTexels.readsInstancesAsTexels, "lavapipe reads instances through the texel view")
+        }
+        // A GPU whose storage buffers reach further than a texel view can (NVIDIA's) reads the storage
+        // buffer by itself: the view is chosen by hand there, the scene's few instances lying well within it.
+        viaTexels.readsInstancesAsTexels = true
         viaTexels.layer = makeScene()
         let texelImage = try renderFrame(viaTexels)
 
