@@ -12,6 +12,8 @@ package enum LayerPlacement {
 
     /// The layer's own space → its superlayer's sublayer space:
     /// `(p − anchorInBounds − (0, 0, anchorPointZ)) · transform + (position, zPosition)`.
+    // Always inlined where the body is seen: the render thread's call per drawn layer otherwise went
+    // through a thunk that handed the 128-byte transform on.
     @inline(__always)
     package static func toSuperlayer(bounds: CGRect, anchorPoint: CGPoint, anchorPointZ: CGFloat, transform: CATransform3D,
                                      position: CGPoint, zPosition: CGFloat) -> CATransform3D {
