@@ -94,7 +94,7 @@ final class AtlasAllocatorTests: XCTestCase {
         var item = scene.item(SIMD4(0, 0, 16, 16), texture: TextureBinding(image: image, minification: .nearest, magnification: .nearest))
         item.instance.uv = SIMD4(0, 0, 1, 0.5)
         var remapped = item
-        ImageAtlas.remap(&remapped, to: placement)
+        ImageAtlas.remap(&remapped, to: placement.texels)
         XCTAssertEqual(remapped.instance.uv, SIMD4(11.0 / 64, 1.0 / 64, 19.0 / 64, 5.0 / 64))
         XCTAssertEqual(remapped.instance.uvClamp, SIMD4(11.5 / 64, 1.5 / 64, 18.5 / 64, 8.5 / 64))
         XCTAssertEqual(remapped.texture, TextureBinding(source: .atlas(AtlasPageID(0)), minification: .nearest, magnification: .nearest))

@@ -33,8 +33,9 @@ final class PlacementEvaluationTests: XCTestCase {
         -> (placement: LayerPlacementProperties, general: AnimationTestStore) {
         var placement = placement(of: layer)
         let packed = PackedAnimations(records)
-        _ = packed.entries.withUnsafeBufferPointer {
-            AnimationEvaluator.apply($0, layerTime: time, toPlacement: &placement, awaitingStart: nil)
+        var report = AnimationEvaluator.Report()
+        packed.entries.withUnsafeBufferPointer {
+            AnimationEvaluator.apply($0, layerTime: time, toPlacement: &placement, awaitingStart: nil, reportingTo: &report)
         }
         return (placement, AnimationTestKit.evaluate(records, on: layer, at: time))
     }

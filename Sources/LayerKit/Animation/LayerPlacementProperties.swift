@@ -153,15 +153,10 @@ extension LayerPlacementProperties: AnimatedPropertyStore {
 }
 
 extension AnimationEvaluator {
-    /// Applies `entries` at layer-local time `time` to a layer's placement: the evaluator specialized for
-    /// `LayerPlacementProperties` here, in its own module (a caller in another module would run it
-    /// generic). `entries` must write nothing but `LayerPlacementProperties.keys`.
-    package static func apply(_ entries: UnsafeBufferPointer<PackedAnimations.Entry>, layerTime time: Double,
-                              toPlacement placement: inout LayerPlacementProperties, awaitingStart: Set<AnimationID>?) -> Report {
-        apply(entries, layerTime: time, to: &placement, awaitingStart: awaitingStart)
-    }
-
-    /// `apply(_:layerTime:toPlacement:awaitingStart:)`, appending what it reports to `report`.
+    /// Applies `entries` at layer-local time `time` to a layer's placement, appending what they report to
+    /// `report`: the evaluator specialized for `LayerPlacementProperties` here, in its own module (a caller
+    /// in another module would run it generic). `entries` must write nothing but
+    /// `LayerPlacementProperties.keys`.
     package static func apply(_ entries: UnsafeBufferPointer<PackedAnimations.Entry>, layerTime time: Double,
                               toPlacement placement: inout LayerPlacementProperties, awaitingStart: Set<AnimationID>?,
                               reportingTo report: inout Report) {

@@ -120,15 +120,11 @@ package final class ImageAtlas: @unchecked Sendable {
         return nil
     }
 
-    /// Makes `item`, which draws an image, draw it from its placement: the texture becomes the page, uv
-    /// are remapped into the placement and clamped to its edge texels' centres. In place: a copy of the
-    /// item would retain its texture and gradient.
-    package static func remap(_ item: inout DrawItem, to placement: AtlasPlacement) {
-        remap(&item, to: placement.texels)
-    }
-
-    /// `remap(_:to:)` with the placement's texels alone: a compile remaps every atlas-bound draw, and a copy
-    /// of the placement retained and released its image per draw.
+    /// Makes `item`, which draws an image, draw it from its placement (`AtlasPlacement.texels`): the
+    /// texture becomes the page, uv are remapped into the placement and clamped to its edge texels'
+    /// centres. In place: a copy of the item would retain its texture and gradient. By the texels alone: a
+    /// compile remaps every atlas-bound draw, and a copy of the placement retained and released its image
+    /// per draw.
     static func remap(_ item: inout DrawItem, to texels: AtlasPlacement.Texels) {
         guard item.texture != nil else { return }
         let page = Float(texels.pageSize), rect = texels.rect

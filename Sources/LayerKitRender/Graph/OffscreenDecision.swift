@@ -106,7 +106,7 @@ package enum OffscreenDecision {
         }
         let px = (hx + 1) * Double(targetWidth) / 2, py = (hy + 1) * Double(targetHeight) / 2
         // No lane is NaN here (finite, or infinite past a division by a tiny w): plain comparisons give the
-        // extremes `leastLane`'s `minimum` gives, without its tests for NaN, two branches a lane.
+        // extremes `Double.minimum` and `maximum` give, without their tests for NaN, two branches a lane.
         return PixelRect(covering: min(min(px.x, px.y), min(px.z, px.w)), min(min(py.x, py.y), min(py.z, py.w)),
                          max(max(px.x, px.y), max(px.z, px.w)), max(max(py.x, py.y), max(py.z, py.w)))
     }
