@@ -50,26 +50,29 @@ package struct PixelParallelogram: Sendable {
         private let low: SIMD2<Double>
         private let high: SIMD2<Double>
         private let slope: SIMD2<Double>
-        /// For a condition whose range does not depend on x (an edge parallel to the x axis): the dy
-        /// range where it holds (its x-range is then unbounded).
-        private let levelRange: (s: (Double, Double)?, t: (Double, Double)?)
-        private let isEmpty: Bool
+        /// The dy range where the conditions that do not depend on x (an edge parallel to the x axis)
+        /// hold; empty (low > high) when the shrunk parallelogram has no point at all. One range, not one
+        /// per condition: each was an optional read at every height asked.
+        private let heights: (low: Double, high: Double)
 
         package init(_ shape: PixelParallelogram, inset: Double = 0) {
             cornerY = shape.corner.y
             let (a, b) = shape.inverseRows
             let (aInset, bInset) = (inset * a.length, inset * b.length)
             let ranges = [(aInset, 1 - aInset), (bInset, 1 - bInset)]
-            isEmpty = !(ranges[0].0 <= ranges[0].1 && ranges[1].0 <= ranges[1].1) || !(a.x.isFinite && a.y.isFinite && b.x.isFinite && b.y.isFinite)
+            let isEmpty = !(ranges[0].0 <= ranges[0].1 && ranges[1].0 <= ranges[1].1) || !(a.x.isFinite && a.y.isFinite && b.x.isFinite && b.y.isFinite)
             var low = SIMD2<Double>(repeating: -.infinity), high = SIMD2<Double>(repeating: .infinity), slope = SIMD2<Double>.zero
-            var level: [(Double, Double)?] = [nil, nil]
+            var heights = isEmpty ? (low: Double.infinity, high: -Double.infinity) : (low: -Double.infinity, high: Double.infinity)
             for (index, dual) in [a, b].enumerated() {
                 let range = ranges[index]
                 if dual.x == 0 {
                     // dual.y · dy within the range.
-                    let (p, q) = dual.y == 0 ? (-Double.infinity, Double.infinity) : (range.0 / dual.y, range.1 / dual.y)
-                    level[index] = dual.y < 0 ? (q, p) : (p, q)
-                    if dual.y == 0 && !(range.0 <= 0 && 0 <= range.1) { level[index] = (1, 0) }
+                    if dual.y == 0 {
+                        if !(range.0 <= 0 && 0 <= range.1) { heights = (.infinity, -.infinity) }
+                    } else {
+                        let (p, q) = (range.0 / dual.y, range.1 / dual.y)
+                        heights = (max(heights.low, min(p, q)), min(heights.high, max(p, q)))
+                    }
                     continue
                 }
                 let inverse = 1 / dual.x
@@ -81,16 +84,14 @@ package struct PixelParallelogram: Sendable {
             self.low = low
             self.high = high
             self.slope = slope
-            levelRange = (level[0], level[1])
+            self.heights = heights
         }
 
         /// The x-range inside at height y, or nil.
         @inline(__always)
         package func span(atY y: Double) -> (Double, Double)? {
             let dy = y - cornerY
-            guard !isEmpty, dy.isFinite else { return nil }
-            if let (p, q) = levelRange.s, !(dy >= p && dy <= q) { return nil }
-            if let (p, q) = levelRange.t, !(dy >= p && dy <= q) { return nil }
+            guard dy >= heights.low, dy <= heights.high, dy.isFinite else { return nil }
             let lows = low + slope * dy, highs = high + slope * dy
             let left = max(lows.x, lows.y), right = min(highs.x, highs.y)
             return left <= right ? (left, right) : nil
