@@ -6,40 +6,65 @@ import LayerKitRender
 /// `waitForNextFrame()` sleeps until the next tick and returns the time the next frame will be shown
 /// (`targetTimestamp`), the value `LayerWindow.onFrame` receives.
 ///
-/// Two sources of ticks. Under FIFO the loop follows the window's presents (`follow(_:)`): a tick comes
-/// as a present completes — the moment the render thread starts its next frame — so the loop reads input
-/// and commits once per presented frame, as late as the render thread's clock allows without the render
-/// thread ever waiting for the main thread; with no present for half a period more (nothing animating) it
-/// ticks anyway; ticks are at least one period (1 / `framesPerSecond`) apart. Otherwise, ticks follow a `DisplayClock` at `framesPerSecond` (STYLE.md 14): missed
-/// ticks are dropped, never bunched up; the render thread has its own clock at the same rate, not
-/// phase-locked with this one.
-/// Threads: the window's (main) thread only. Cost: one timed wait per iteration.
+/// Ticks follow the window's frames (`follow(_:)`), one per frame, as a display link's callbacks do.
+/// Under FIFO the loop follows the window's presents: a tick comes as a present completes — the moment
+/// the render thread starts its next frame — so the loop reads input and commits once per presented
+/// frame, as late as the render thread's clock allows without the render thread ever waiting for the main
+/// thread; with no present for half a period more (nothing animating) it ticks anyway; ticks are at least
+/// one period (1 / `framesPerSecond`) apart. Under the other present modes the render thread runs on its
+/// own `DisplayClock` at `framesPerSecond`, and the loop ticks as that clock starts a frame, so that
+/// what a tick commits goes into the frame after the one being drawn, as under FIFO; with no frame
+/// started for half a display refresh (a frame slower than that) it ticks anyway. Either way ticks also
+/// follow a `DisplayClock` of the loop's own at `framesPerSecond` (STYLE.md 14): missed ticks are
+/// dropped, never bunched up. (On that clock alone, a benchmark's 1,000 Hz loop ticked some 25 times per
+/// frame of a slow scene, 1.0–1.4 ms of CPU a frame on the cores the frame's rasterizer needed.)
+/// Threads: the window's (main) thread only. Cost: one or two timed waits per iteration.
 final class DisplayLink {
     /// Used when SDL does not know the display's rate (virtual displays, some drivers).
     static let fallbackFramesPerSecond: Double = 60
 
-    let framesPerSecond: Double
-    private let clock: DisplayClock
-    /// The presents followed, and how many of them the last tick had seen.
-    private var presents: PresentPacedClock?
-    private var presentsSeen = 0
+    /// What the loop's ticks follow.
+    enum Frames {
+        /// The presents of a FIFO swapchain, which pace the render thread.
+        case presents(PresentPacedClock)
+        /// The frames the render thread's own clock starts.
+        case rendered(DisplayClock)
+    }
 
-    init(framesPerSecond: Double) {
+    let framesPerSecond: Double
+    /// The longest a tick waits for a frame of the render thread's clock: half a display refresh.
+    private let renderedFrameTimeout: Double
+    private let clock: DisplayClock
+    /// The frames followed, and how many of them the last tick had seen.
+    private var frames: Frames?
+    private var framesSeen = 0
+
+    init(framesPerSecond: Double, displayRefreshRate: Double = fallbackFramesPerSecond) {
         self.framesPerSecond = framesPerSecond
+        renderedFrameTimeout = 0.5 / min(framesPerSecond, displayRefreshRate)
         clock = DisplayClock(framesPerSecond: framesPerSecond)
     }
 
-    /// Ticks with `clock`'s presents from now on (a window's new rendering); nil: on the timer.
-    func follow(_ clock: PresentPacedClock?) {
-        presents = clock
-        presentsSeen = 0
+    /// Ticks with `frames` from now on (a window's new rendering); nil: on the timer alone.
+    func follow(_ frames: Frames?) {
+        self.frames = frames
+        framesSeen = 0
         lastTick = nil
     }
 
     /// Sleeps until the next tick and returns the time the next frame will be shown (always later than
     /// the last tick's).
     func waitForNextFrame() -> CFTimeInterval {
-        guard let presents else { return clock.waitForNextFrame() ?? CACurrentMediaTime() }
+        let presents: PresentPacedClock
+        switch frames {
+        case nil:
+            return clock.waitForNextFrame() ?? CACurrentMediaTime()
+        case .rendered(let rendered):
+            framesSeen = rendered.waitForTick(after: framesSeen, timeout: renderedFrameTimeout)
+            return clock.waitForNextFrame() ?? CACurrentMediaTime()
+        case .presents(let paced):
+            presents = paced
+        }
         let period = 1 / framesPerSecond
         // At most `framesPerSecond` ticks a second, as the render thread's clock: the next present after
         // the earliest time, or half a period after it without one (an idle window's loop ticks at two
@@ -47,8 +72,8 @@ final class DisplayLink {
         let earliest = (lastTick?.time ?? 0) + period
         let early = earliest - CACurrentMediaTime()
         if early > 0 { Thread.sleep(forTimeInterval: early) }
-        var (seen, target) = presents.waitForPresent(after: presentsSeen, timeout: period / 2)
-        presentsSeen = seen
+        var (seen, target) = presents.waitForPresent(after: framesSeen, timeout: period / 2)
+        framesSeen = seen
         if let last = lastTick?.target, target <= last { target = last + presents.presentInterval }
         lastTick = (CACurrentMediaTime(), target)
         return target

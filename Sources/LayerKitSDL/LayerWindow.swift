@@ -142,7 +142,13 @@ public final class LayerWindow {
         let context: VulkanContext
         let executor: WindowExecutor
         let server: RenderServer
-        let pacedClock: PresentPacedClock?
+        /// What the window's event loop follows: the presents, or the render thread's own clock.
+        let frames: DisplayLink.Frames
+
+        /// The clock the presents pace (FIFO).
+        var pacedClock: PresentPacedClock? {
+            if case .presents(let clock) = frames { clock } else { nil }
+        }
     }
 
     /// What the window's rendering is made from, kept to make it again after a device loss.
@@ -184,24 +190,29 @@ public final class LayerWindow {
             ? X11SharedMemoryPresenter(window: window) : nil
         let executor = try WindowExecutor(context: context, surface: surface, presentMode: setup.presentMode, presentObserver: pacedClock,
                                              hostPresenter: hostPresenter)
+        let frames: DisplayLink.Frames = pacedClock.map { .presents($0) } ?? .rendered(DisplayClock(framesPerSecond: setup.framesPerSecond))
+        let clock: FrameClock = switch frames {
+        case .presents(let clock): clock
+        case .rendered(let clock): clock
+        }
         let server = RenderServer(
             root: root,
             builder: RenderGraphBuilder(
                 targetWidth: pixels.width, targetHeight: pixels.height, viewport: CGRect(origin: .zero, size: points), scale: scale),
-            clock: pacedClock ?? DisplayClock(framesPerSecond: setup.framesPerSecond), executor: executor, debugOptions: debugOptions,
+            clock: clock, executor: executor, debugOptions: debugOptions,
             trace: TraceRecorder.fromEnvironment(setup.environment),
             onError: { error in
                 logger.error("render thread: \(error)")
                 errors.record(error)
             })
-        return Rendering(context: context, executor: executor, server: server, pacedClock: pacedClock)
+        return Rendering(context: context, executor: executor, server: server, frames: frames)
     }
 
     /// Makes `rendering` the window's and starts its render thread (its swapchain suspended while the
     /// window is minimized), and has process exit stop it before the window goes (`OpenWindows`).
     private func start(_ rendering: Rendering) {
         self.rendering = rendering
-        displayLink.follow(rendering.pacedClock)
+        displayLink.follow(rendering.frames)
         if isMinimized { rendering.executor.setSuspended(true) }
         rendering.server.start()
         OpenWindows.shared.register(self) { [weak server = rendering.server, weak executor = rendering.executor] in
@@ -324,7 +335,7 @@ public final class LayerWindow {
             presentMode = parsed
         }
         let framesPerSecond = options.framesPerSecond ?? DisplayLink.refreshRate(of: handle)
-        displayLink = DisplayLink(framesPerSecond: framesPerSecond)
+        displayLink = DisplayLink(framesPerSecond: framesPerSecond, displayRefreshRate: DisplayLink.refreshRate(of: handle))
 
         let root = CALayer()
         CATransaction.begin()

@@ -180,6 +180,34 @@ final class RenderSendableInvariantTests: XCTestCase {
         XCTAssertNil(clock.waitForNextFrame(), "a stopped clock stays stopped")
     }
 
+    /// `DisplayClock.waitForTick`: another thread (a window's event loop) follows the ticks the render
+    /// thread takes, each wait ending with the count of ticks handed out, every tick seen once in order;
+    /// a stopped clock ends a wait at once.
+    func testDisplayClockTicksAreFollowedFromAnotherThread() {
+        let clock = DisplayClock(framesPerSecond: 1000)
+        XCTAssertEqual(clock.waitForTick(after: 0, timeout: 0), 0, "no tick taken yet")
+        let followed = DispatchSemaphore(value: 0)
+        let counts = CollectedValues<Int>()
+        let threads = DispatchGroup()
+        DispatchQueue.global().async(group: threads) {
+            var seen = 0
+            while seen < 20 {
+                // A minute: the wait ends with the render thread's next tick, never by the timeout.
+                seen = clock.waitForTick(after: seen, timeout: 60)
+                counts.append(seen)
+                followed.signal()
+            }
+        }
+        for _ in 0..<20 {
+            XCTAssertNotNil(clock.waitForNextFrame())
+            followed.wait()  // one tick at a time: the follower sees each
+        }
+        threads.wait()
+        XCTAssertEqual(counts.all, Array(1...20))
+        clock.stop()
+        XCTAssertEqual(clock.waitForTick(after: 20, timeout: 60), 20, "a stopped clock ends the wait at once")
+    }
+
     /// `PresentPacedClock`: its state is behind its condition. The render thread waits for each frame while
     /// a present thread reports the presents it was handed, from its own thread; frame times never go
     /// backwards, every present completes, and a stopped clock answers nil.

@@ -13,12 +13,17 @@ package protocol FrameClock: AnyObject, Sendable {
 }
 
 /// A display-rate clock: frames at `framesPerSecond` on the monotonic clock, skipping ticks that were
-/// missed rather than bunching them up.
+/// missed rather than bunching them up. `waitForTick(after:timeout:)` lets another thread (a window's
+/// event loop) follow the frames the clock's thread starts.
+/// Sendable (unchecked): `stopped` and `ticks` are touched only under `condition`; `lastTick` only by the
+/// thread that takes the ticks.
 package final class DisplayClock: FrameClock, @unchecked Sendable {
     package let framesPerSecond: Double
     private let condition = NSCondition()
     private var stopped = false
     private var lastTick: Double?
+    /// Ticks handed out so far.
+    private var ticks = 0
 
     package init(framesPerSecond: Double = 60) {
         self.framesPerSecond = framesPerSecond
@@ -38,6 +43,8 @@ package final class DisplayClock: FrameClock, @unchecked Sendable {
         }
         if stopped { return nil }
         lastTick = next
+        ticks += 1
+        condition.broadcast()
         return next
     }
 
@@ -46,6 +53,18 @@ package final class DisplayClock: FrameClock, @unchecked Sendable {
         stopped = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Waits until more than `seen` ticks have been handed out, or `timeout` passed, or the clock stopped;
+    /// returns how many have been.
+    package func waitForTick(after seen: Int, timeout: Double) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while ticks <= seen && !stopped {
+            if !condition.wait(until: deadline) { break }
+        }
+        return ticks
     }
 }
 
