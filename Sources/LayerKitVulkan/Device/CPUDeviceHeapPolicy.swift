@@ -9,18 +9,24 @@ import Foundation
 /// all of its bins' pages in again, zero-filled: in the `city` window about 570 page faults and 2.7 ms of
 /// the driver's CPU a frame, on its queue thread, which rasterization waits for. Keeping the freed memory
 /// made the window 8–10 % faster (fps 40.2 / 39.2 → 43.6 / 45.0, alternating runs).
-/// What: freed memory up to `trimThreshold` stays with the process, and requests below `mmapThreshold`
-/// come from the heap (glibc stops adapting both thresholds once either is set, so both are set).
+/// The same holds for the render thread's own lists once they pass glibc's largest mapping threshold
+/// (32 MiB): a request that large got a mapping of its own, unmapped when freed, so the `particles`
+/// scene's list of 100,000 draws (38 MB) was mapped and faulted in afresh every frame — its graph build
+/// took 82–90 ms a frame instead of 31–32.
+/// What: freed memory up to `trimThreshold` stays with the process, and every request comes from the
+/// heap: none gets a mapping of its own (`M_MMAP_MAX` 0; glibc still maps one where a heap cannot grow).
+/// `mmapThreshold` is set too, as glibc stops adapting both thresholds only once either is set.
 /// When: LayerKit's own device is a CPU (`VulkanContext`); never on an app's device (`CARenderer.VulkanTarget`),
 /// whose process is the app's to tune, nor when the environment already tunes glibc's allocator
 /// (`GLIBC_TUNABLES` naming `glibc.malloc.`), which then wins.
 /// Scope: the setting is the process's, as an allocator's policy is; it only keeps memory the process
 /// already used (up to 64 MiB free at the heap's top) and changes no allocation's contents or lifetime.
-/// Cost: two `mallopt` calls per context creation (setting the same values again changes nothing).
+/// Cost: three `mallopt` calls per context creation (setting the same values again changes nothing).
 enum CPUDeviceHeapPolicy {
     /// Freed memory at the top of the heap (per arena) that is kept rather than returned to the kernel.
     static let trimThreshold = 64 << 20
-    /// Requests at least this large get their own mapping; smaller ones come from the heap.
+    /// The mapping threshold set (its largest): moot while no request may be mapped, but setting it stops
+    /// glibc adapting the trim threshold.
     static let mmapThreshold = 32 << 20
 
     /// Whether the policy applies to a device of `kind` that LayerKit created (`ownsDevice`) under
@@ -30,12 +36,13 @@ enum CPUDeviceHeapPolicy {
         return !(environment["GLIBC_TUNABLES"] ?? "").contains("glibc.malloc.")
     }
 
-    /// Sets the heap's thresholds; returns whether glibc accepted both.
+    /// Sets the heap's thresholds and turns its own mappings off; returns whether glibc accepted all three.
     @discardableResult
     static func apply() -> Bool {
         // mallopt returns 1 on success.
         let trim = mallopt(M_TRIM_THRESHOLD, Int32(trimThreshold))
         let mmap = mallopt(M_MMAP_THRESHOLD, Int32(mmapThreshold))
-        return trim == 1 && mmap == 1
+        let mappings = mallopt(M_MMAP_MAX, 0)
+        return trim == 1 && mmap == 1 && mappings == 1
     }
 }
