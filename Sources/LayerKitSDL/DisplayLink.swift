@@ -29,6 +29,14 @@ final class DisplayLink {
         case presents(PresentPacedClock)
         /// The frames the render thread's own clock starts.
         case rendered(DisplayClock)
+
+        /// The clock that paces the render thread.
+        var renderClock: FrameClock {
+            switch self {
+            case .presents(let clock): clock
+            case .rendered(let clock): clock
+            }
+        }
     }
 
     let framesPerSecond: Double
@@ -39,7 +47,7 @@ final class DisplayLink {
     private var frames: Frames?
     private var framesSeen = 0
 
-    init(framesPerSecond: Double, displayRefreshRate: Double = fallbackFramesPerSecond) {
+    init(framesPerSecond: Double, displayRefreshRate: Double) {
         self.framesPerSecond = framesPerSecond
         renderedFrameTimeout = 0.5 / min(framesPerSecond, displayRefreshRate)
         clock = DisplayClock(framesPerSecond: framesPerSecond)
@@ -55,16 +63,19 @@ final class DisplayLink {
     /// Sleeps until the next tick and returns the time the next frame will be shown (always later than
     /// the last tick's).
     func waitForNextFrame() -> CFTimeInterval {
-        let presents: PresentPacedClock
         switch frames {
         case nil:
             return clock.waitForNextFrame() ?? CACurrentMediaTime()
         case .rendered(let rendered):
             framesSeen = rendered.waitForTick(after: framesSeen, timeout: renderedFrameTimeout)
             return clock.waitForNextFrame() ?? CACurrentMediaTime()
-        case .presents(let paced):
-            presents = paced
+        case .presents(let presents):
+            return waitForNextPresent(of: presents)
         }
+    }
+
+    /// The tick of a loop following `presents`: see the type's contract.
+    private func waitForNextPresent(of presents: PresentPacedClock) -> CFTimeInterval {
         let period = 1 / framesPerSecond
         // At most `framesPerSecond` ticks a second, as the render thread's clock: the next present after
         // the earliest time, or half a period after it without one (an idle window's loop ticks at two

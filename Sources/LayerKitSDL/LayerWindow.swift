@@ -191,15 +191,11 @@ public final class LayerWindow {
         let executor = try WindowExecutor(context: context, surface: surface, presentMode: setup.presentMode, presentObserver: pacedClock,
                                              hostPresenter: hostPresenter)
         let frames: DisplayLink.Frames = pacedClock.map { .presents($0) } ?? .rendered(DisplayClock(framesPerSecond: setup.framesPerSecond))
-        let clock: FrameClock = switch frames {
-        case .presents(let clock): clock
-        case .rendered(let clock): clock
-        }
         let server = RenderServer(
             root: root,
             builder: RenderGraphBuilder(
                 targetWidth: pixels.width, targetHeight: pixels.height, viewport: CGRect(origin: .zero, size: points), scale: scale),
-            clock: clock, executor: executor, debugOptions: debugOptions,
+            clock: frames.renderClock, executor: executor, debugOptions: debugOptions,
             trace: TraceRecorder.fromEnvironment(setup.environment),
             onError: { error in
                 logger.error("render thread: \(error)")

@@ -21,36 +21,31 @@ final class CPUDeviceHeapPolicyTests: XCTestCase {
     }
 
     /// Under the policy a 1 MiB block (eight times glibc's default mapping threshold) comes from the heap, not a mapping of
-    /// its own, and freeing it leaves it with the heap for the next frame instead of returning it. (Where
-    /// in the heap it lies depends on what the process allocated before: counted among all free bytes.)
+    /// its own, and freeing it leaves it with the heap for the next frame instead of returning it.
     func testFreedMemoryStaysWithTheHeap() throws {
+        try assertServedFromTheHeapAndKept(bytes: 1 << 20)
+    }
+
+    /// So does a block above glibc's largest mapping threshold (32 MiB; `particles`' list of draws is
+    /// 38 MB), which would otherwise be mapped and unmapped each time.
+    func testBlocksAboveTheLargestMappingThresholdComeFromTheHeap() throws {
+        try assertServedFromTheHeapAndKept(bytes: 40 << 20)
+    }
+
+    /// Applies the policy, then allocates, fills and frees `bytes`: no new mapping, and the freed bytes
+    /// stay with the heap. (Where in the heap they lie depends on what the process allocated before:
+    /// counted among all free bytes.)
+    private func assertServedFromTheHeapAndKept(bytes size: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         // A sanitizer's allocator (`Tools/test --asan`) serves malloc itself: glibc's policy has no say there.
         for runtime in ["__asan_init", "__tsan_init"] where dlsym(nil, runtime) != nil {
             throw XCTSkip("\(runtime): the process allocates through a sanitizer, not glibc's heap")
         }
-        XCTAssertTrue(CPUDeviceHeapPolicy.apply())
-        let size = 1 << 20
+        XCTAssertTrue(CPUDeviceHeapPolicy.apply(), file: file, line: line)
         let mappedBefore = mallinfo2().hblks
-        let block = try XCTUnwrap(malloc(size))
+        let block = try XCTUnwrap(malloc(size), file: file, line: line)
         memset(block, 1, size)
-        XCTAssertEqual(mallinfo2().hblks, mappedBefore, "served from the heap")
+        XCTAssertEqual(mallinfo2().hblks, mappedBefore, "served from the heap", file: file, line: line)
         free(block)
-        XCTAssertGreaterThanOrEqual(Int(mallinfo2().fordblks), size, "kept by the heap")
-    }
-
-    /// Under the policy even a block above glibc's largest mapping threshold (32 MiB; `particles`' list of
-    /// draws is 38 MB) comes from the heap and stays with it when freed, not mapped and unmapped each time.
-    func testBlocksAboveTheLargestMappingThresholdComeFromTheHeap() throws {
-        for runtime in ["__asan_init", "__tsan_init"] where dlsym(nil, runtime) != nil {
-            throw XCTSkip("\(runtime): the process allocates through a sanitizer, not glibc's heap")
-        }
-        XCTAssertTrue(CPUDeviceHeapPolicy.apply())
-        let size = 40 << 20
-        let mappedBefore = mallinfo2().hblks
-        let block = try XCTUnwrap(malloc(size))
-        memset(block, 1, size)
-        XCTAssertEqual(mallinfo2().hblks, mappedBefore, "served from the heap")
-        free(block)
-        XCTAssertGreaterThanOrEqual(Int(mallinfo2().fordblks), size, "kept by the heap")
+        XCTAssertGreaterThanOrEqual(Int(mallinfo2().fordblks), size, "kept by the heap", file: file, line: line)
     }
 }
