@@ -68,12 +68,7 @@ final class X11SharedMemoryPresenter: HostPresenter, @unchecked Sendable {
             segment = made
         }
         guard let segment else { return false }
-        if bytesPerRow == rowBytes {
-            segment.address.copyMemory(from: pixels, byteCount: size)
-        } else {
-            // Rows padded apart (a linear image's pitch): packed into the segment.
-            for row in 0..<height { (segment.address + row * rowBytes).copyMemory(from: pixels + row * bytesPerRow, byteCount: rowBytes) }
-        }
+        PackedRows.copy(rows: height, of: rowBytes, from: pixels, bytesPerRow: bytesPerRow, to: segment.address)
         xcb_shm_put_image(connection, window, graphicsContext, UInt16(width), UInt16(height), 0, 0, UInt16(width), UInt16(height),
                           0, 0, depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), 0, segment.id, 0)
         // The server copies the image while it handles the request: once a later request is answered,

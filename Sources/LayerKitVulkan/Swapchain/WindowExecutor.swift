@@ -696,9 +696,7 @@ package final class WindowExecutor: RenderGraphExecutor, @unchecked Sendable {
         let count = width * height * 4
         var bytes = [UInt8](repeating: 0, count: count)
         bytes.withUnsafeMutableBytes { rows in
-            for row in 0..<height {
-                rows.baseAddress!.advanced(by: row * width * 4).copyMemory(from: pixels + row * bytesPerRow, byteCount: width * 4)
-            }
+            PackedRows.copy(rows: height, of: width * 4, from: pixels, bytesPerRow: bytesPerRow, to: rows.baseAddress!)
         }
         let swapRedBlue = format == VK_FORMAT_B8G8R8A8_UNORM
         bytes.withUnsafeMutableBufferPointer { pixels in
