@@ -94,8 +94,9 @@ package enum OffscreenDecision {
         let x = SIMD4(minX, maxX, minX, maxX), y = SIMD4(minY, minY, maxY, maxY)
         let (r0, r1, r2) = (toClipSpace.r0, toClipSpace.r1, toClipSpace.r2)
         var hx = x * r0.x + y * r1.x + r2.x, hy = x * r0.y + y * r1.y + r2.y
-        // x − x is 0 exactly where x is finite.
-        guard all((hx - hx) .== .zero), all((hy - hy) .== .zero) else { return nil }
+        // x − x is 0 exactly where x is finite and NaN where it is not, so the eight lanes' sum is 0 exactly
+        // when all are finite: one test (two lane-wise `all`s took 46 instructions of SSE2 lane shuffles).
+        guard ((hx - hx) + (hy - hy)).sum() == 0 else { return nil }
         // An affine map (every 2D draw's) leaves w at 1 exactly: dividing by it would change no bit, and
         // the divisions were a fifth of this function's time.
         if r0.z != 0 || r1.z != 0 || r2.z != 1 {
