@@ -330,8 +330,9 @@ public final class LayerWindow {
             if let diagnostic { logger.warning("\(diagnostic.description)", metadata: ["diagnostic": .string(diagnostic.name)]) }
             presentMode = parsed
         }
-        let framesPerSecond = options.framesPerSecond ?? DisplayLink.refreshRate(of: handle)
-        displayLink = DisplayLink(framesPerSecond: framesPerSecond, displayRefreshRate: DisplayLink.refreshRate(of: handle))
+        let refreshRate = DisplayLink.refreshRate(of: handle)
+        let framesPerSecond = options.framesPerSecond ?? refreshRate
+        displayLink = DisplayLink(framesPerSecond: framesPerSecond, displayRefreshRate: refreshRate)
 
         let root = CALayer()
         CATransaction.begin()

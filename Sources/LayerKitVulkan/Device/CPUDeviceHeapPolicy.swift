@@ -15,19 +15,16 @@ import Foundation
 /// took 82–90 ms a frame instead of 31–32.
 /// What: freed memory up to `trimThreshold` stays with the process, and every request comes from the
 /// heap: none gets a mapping of its own (`M_MMAP_MAX` 0; glibc still maps one where a heap cannot grow).
-/// `mmapThreshold` is set too, as glibc stops adapting both thresholds only once either is set.
+/// Setting the trim threshold stops glibc adapting it; with no mappings there is no mapping threshold to set.
 /// When: LayerKit's own device is a CPU (`VulkanContext`); never on an app's device (`CARenderer.VulkanTarget`),
 /// whose process is the app's to tune, nor when the environment already tunes glibc's allocator
 /// (`GLIBC_TUNABLES` naming `glibc.malloc.`), which then wins.
 /// Scope: the setting is the process's, as an allocator's policy is; it only keeps memory the process
 /// already used (up to 64 MiB free at the heap's top) and changes no allocation's contents or lifetime.
-/// Cost: three `mallopt` calls per context creation (setting the same values again changes nothing).
+/// Cost: two `mallopt` calls per context creation (setting the same values again changes nothing).
 enum CPUDeviceHeapPolicy {
     /// Freed memory at the top of the heap (per arena) that is kept rather than returned to the kernel.
     static let trimThreshold = 64 << 20
-    /// The mapping threshold set (its largest): moot while no request may be mapped, but setting it stops
-    /// glibc adapting the trim threshold.
-    static let mmapThreshold = 32 << 20
 
     /// Whether the policy applies to a device of `kind` that LayerKit created (`ownsDevice`) under
     /// `environment`.
@@ -36,13 +33,12 @@ enum CPUDeviceHeapPolicy {
         return !(environment["GLIBC_TUNABLES"] ?? "").contains("glibc.malloc.")
     }
 
-    /// Sets the heap's thresholds and turns its own mappings off; returns whether glibc accepted all three.
+    /// Sets the heap's trim threshold and turns its own mappings off; returns whether glibc accepted both.
     @discardableResult
     static func apply() -> Bool {
         // mallopt returns 1 on success.
         let trim = mallopt(M_TRIM_THRESHOLD, Int32(trimThreshold))
-        let mmap = mallopt(M_MMAP_THRESHOLD, Int32(mmapThreshold))
         let mappings = mallopt(M_MMAP_MAX, 0)
-        return trim == 1 && mmap == 1 && mappings == 1
+        return trim == 1 && mappings == 1
     }
 }
