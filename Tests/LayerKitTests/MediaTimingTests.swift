@@ -155,6 +155,20 @@ final class MediaTimingTests: XCTestCase {
         assertTiming(timing, at: 100.75, .active, 0.5, iteration: 100)
     }
 
+    /// An iteration index past Int's range reads as the nearer end of it; within the range it is the
+    /// cycle count rounded down, up to the largest whole double below 2^63.
+    func testIterationIndicesPastIntsRangeSaturate() {
+        // 1 s of 2^-70 s cycles: 2^70 cycles, past Int.max (2^63 − 1).
+        let tiny = MediaTimingParameters(repeatCount: .infinity, duration: 0x1p-70)
+        XCTAssertEqual(tiny.evaluate(parentTime: 1).iteration, Int.max)
+        // Played backwards from no end, the same count below zero: −2^70, past Int.min (−2^63).
+        let backwards = MediaTimingParameters(speed: -1, repeatCount: .infinity, duration: 0x1p-70)
+        XCTAssertEqual(backwards.evaluate(parentTime: 1).iteration, Int.min)
+        // Exactly 2^63 cycles is one past Int.max: saturates too; 2^62 cycles is an index as it is.
+        XCTAssertEqual(MediaTimingParameters(repeatCount: .infinity, duration: 0x1p-63).evaluate(parentTime: 1).iteration, Int.max)
+        XCTAssertEqual(MediaTimingParameters(repeatCount: .infinity, duration: 0x1p-62).evaluate(parentTime: 1).iteration, 1 << 62)
+    }
+
     func testRepeatDurationIsTheWholeActiveDuration() {
         let timing = MediaTimingParameters(repeatDuration: 2.5, duration: 1, fillMode: .forwards)
         XCTAssertEqual(timing.activeDuration, 2.5)

@@ -31,10 +31,10 @@ package protocol AnimatedPropertyStore {
     // Typed access to a scalar part of a built-in point or transform property (`position.y`,
     // `transform.rotation.z`), so a store that holds the whole value reads and writes the part in place
     // instead of handing the whole value (a transform: 128 bytes) out and back.
-    func animatedPointPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double>
-    func animatedTransformPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double>
-    mutating func setAnimatedPointPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey)
-    mutating func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey)
+    func animatedPointPart(_ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) -> AnimationChannelBase<Double>
+    func animatedTransformPart(_ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) -> AnimationChannelBase<Double>
+    mutating func setAnimatedPointPart(_ value: Double, _ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey)
+    mutating func setAnimatedTransformPart(_ value: Double, _ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey)
 
     /// Whether an animation whose value does not depend on the value beneath it (from and to given, not
     /// additive) may be written without reading that value first: true only for a store whose typed reads
@@ -79,18 +79,18 @@ extension AnimatedPropertyStore {
     package mutating func setAnimatedColor(_ value: SIMD4<Double>, of property: LayerPropertyKey) {
         setAnimatedValue(.color(value), for: .whole(of: property))
     }
-    package func animatedPointPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
-        animatedPoint(of: property).part { $0.animatedPart(component) }
+    package func animatedPointPart(_ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+        animatedPoint(of: property).part { $0.animatedPart(part) }
     }
-    package func animatedTransformPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
-        animatedTransform(of: property).part { $0.animatedPart(component) }
+    package func animatedTransformPart(_ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+        animatedTransform(of: property).part { $0.animatedPart(part) }
     }
-    package mutating func setAnimatedPointPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
-        guard let whole = animatedPoint(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
+    package mutating func setAnimatedPointPart(_ value: Double, _ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) {
+        guard let whole = animatedPoint(of: property).value?.replacingAnimatedPart(part, with: value) else { return }
         setAnimatedPoint(whole, of: property)
     }
-    package mutating func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
-        guard let whole = animatedTransform(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
+    package mutating func setAnimatedTransformPart(_ value: Double, _ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) {
+        guard let whole = animatedTransform(of: property).value?.replacingAnimatedPart(part, with: value) else { return }
         setAnimatedTransform(whole, of: property)
     }
 }

@@ -55,47 +55,9 @@ package protocol AnimationChannel: Sendable {
 package struct ScalarChannel: AnimationChannel {
     package enum Place: Sendable, Equatable {
         case property
-        case pointPart(Part)
-        case rectPart(Part)
-        case transformPart(Part)
-    }
-
-    /// A scalar part of a value, as `AnimationKeyPath.Component` names it but without its cases that hold
-    /// strings: a compiled scalar animation then copies as plain bytes (the render thread copies each
-    /// one per frame; copying a component checked its string cases and retained what they held).
-    package enum Part: Sendable, Equatable {
-        case x, y, originX, originY, sizeWidth, sizeHeight
-        case rotation(Int), scale(Int?), translation(Int?)
-
-        /// The part `component` names; nil for components that are not scalar parts.
-        package init?(_ component: AnimationKeyPath.Component) {
-            switch component {
-            case .x: self = .x
-            case .y: self = .y
-            case .originX: self = .originX
-            case .originY: self = .originY
-            case .sizeWidth: self = .sizeWidth
-            case .sizeHeight: self = .sizeHeight
-            case .rotation(let axis): self = .rotation(axis)
-            case .scale(let axis): self = .scale(axis)
-            case .translation(let axis): self = .translation(axis)
-            default: return nil
-            }
-        }
-
-        package var component: AnimationKeyPath.Component {
-            switch self {
-            case .x: .x
-            case .y: .y
-            case .originX: .originX
-            case .originY: .originY
-            case .sizeWidth: .sizeWidth
-            case .sizeHeight: .sizeHeight
-            case .rotation(let axis): .rotation(axis)
-            case .scale(let axis): .scale(axis)
-            case .translation(let axis): .translation(axis)
-            }
-        }
+        case pointPart(AnimationKeyPath.ScalarPart)
+        case rectPart(AnimationKeyPath.ScalarPart)
+        case transformPart(AnimationKeyPath.ScalarPart)
     }
 
     package let property: LayerPropertyKey
@@ -108,9 +70,9 @@ package struct ScalarChannel: AnimationChannel {
     package func base<Store: AnimatedPropertyStore>(in store: Store) -> AnimationChannelBase<Double> {
         switch place {
         case .property: store.animatedScalar(of: property)
-        case .pointPart(let part): store.animatedPointPart(part.component, of: property)
-        case .rectPart(let part): store.animatedRect(of: property).part { $0.animatedPart(part.component) }
-        case .transformPart(let part): store.animatedTransformPart(part.component, of: property)
+        case .pointPart(let part): store.animatedPointPart(part, of: property)
+        case .rectPart(let part): store.animatedRect(of: property).part { $0.animatedPart(part) }
+        case .transformPart(let part): store.animatedTransformPart(part, of: property)
         }
     }
 
@@ -120,12 +82,12 @@ package struct ScalarChannel: AnimationChannel {
         case .property:
             store.setAnimatedScalar(value, of: property)
         case .pointPart(let part):
-            store.setAnimatedPointPart(value, part.component, of: property)
+            store.setAnimatedPointPart(value, part, of: property)
         case .rectPart(let part):
-            guard let whole = store.animatedRect(of: property).value?.replacingAnimatedPart(part.component, with: value) else { return }
+            guard let whole = store.animatedRect(of: property).value?.replacingAnimatedPart(part, with: value) else { return }
             store.setAnimatedRect(whole, of: property)
         case .transformPart(let part):
-            store.setAnimatedTransformPart(value, part.component, of: property)
+            store.setAnimatedTransformPart(value, part, of: property)
         }
     }
 }

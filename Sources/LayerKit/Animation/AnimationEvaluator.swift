@@ -53,7 +53,7 @@ package enum AnimationEvaluator {
             // store's calls (which might reach the entry's memory) was written to the stack in 16-byte
             // pieces, the last straddling `duration`, and reading that back stalled on every animation
             // (store forwarding fails across pieces): a third of this loop's own time.
-            let state = entries[index].timing.evaluate(parentTime: time)
+            let state = entries[index].timing.evaluate(parentTime: time, activeDuration: entries[index].activeDuration)
             if state.isFinished {
                 report.finished.append(entries[index].id)
             } else if time >= entries[index].timing.beginTime,

@@ -31,6 +31,34 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
         /// A parameter of the element named `filter` in a named list: a filter's (`filters.blur.inputRadius`)
         /// or an emitter cell's (`emitterCells.fire.birthRate`).
         case filterParameter(filter: String, key: String)
+
+        /// The component as a scalar part of a value; nil for the components that are not.
+        package var scalarPart: ScalarPart? {
+            switch self {
+            case .x: .x
+            case .y: .y
+            case .width: .width
+            case .height: .height
+            case .originX: .originX
+            case .originY: .originY
+            case .sizeWidth: .sizeWidth
+            case .sizeHeight: .sizeHeight
+            case .rotation(let axis): .rotation(axis)
+            case .scale(let axis): .scale(axis)
+            case .translation(let axis): .translation(axis)
+            case .whole, .origin, .size, .filterParameter: nil
+            }
+        }
+    }
+
+    /// A scalar part of a value, as `Component` names it but without its cases that hold strings, so it
+    /// copies as plain bytes: the render thread reads and writes one per animated part per frame, and a
+    /// `Component` made for each checked its string cases and released what they held.
+    package enum ScalarPart: Hashable, Sendable {
+        case x, y, width, height
+        case originX, originY, sizeWidth, sizeHeight
+        /// Transform parts; an axis index 0…2, or nil for the combined form.
+        case rotation(Int), scale(Int?), translation(Int?)
     }
 
     package init(_ keyPath: String) {
@@ -83,13 +111,13 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
         guard let component else { return nil }
         switch (component, value) {
         case (.whole, _): return value
-        case let (_, .point(p)): return p.animatedPart(component).map(AnimatableValue.scalar)
-        case let (_, .size(s)): return s.animatedPart(component).map(AnimatableValue.scalar)
+        case let (_, .point(p)): return component.scalarPart.flatMap(p.animatedPart).map(AnimatableValue.scalar)
+        case let (_, .size(s)): return component.scalarPart.flatMap(s.animatedPart).map(AnimatableValue.scalar)
         case let (.origin, .rect(r)): return .point(r.origin)
         case let (.size, .rect(r)): return .size(r.size)
-        case let (_, .rect(r)): return r.animatedPart(component).map(AnimatableValue.scalar)
+        case let (_, .rect(r)): return component.scalarPart.flatMap(r.animatedPart).map(AnimatableValue.scalar)
         case let (.translation(nil), .transform(t)): return .size(CGSize(width: t.m41, height: t.m42))
-        case let (_, .transform(t)): return t.animatedPart(component).map(AnimatableValue.scalar)
+        case let (_, .transform(t)): return component.scalarPart.flatMap(t.animatedPart).map(AnimatableValue.scalar)
         case let (.filterParameter(name, key), .filters(filters)):
             return filters.first { $0.name == name }?.parameters[key]
         case let (.filterParameter(name, key), .discrete(held)):
@@ -104,17 +132,17 @@ package struct AnimationKeyPath: Hashable, Sendable, CustomStringConvertible {
         guard let component else { return nil }
         switch (component, value, part) {
         case (.whole, _, _): return part
-        case let (_, .point(p), .scalar(v)): return p.replacingAnimatedPart(component, with: v).map(AnimatableValue.point)
-        case let (_, .size(s), .scalar(v)): return s.replacingAnimatedPart(component, with: v).map(AnimatableValue.size)
+        case let (_, .point(p), .scalar(v)): return component.scalarPart.flatMap { p.replacingAnimatedPart($0, with: v) }.map(AnimatableValue.point)
+        case let (_, .size(s), .scalar(v)): return component.scalarPart.flatMap { s.replacingAnimatedPart($0, with: v) }.map(AnimatableValue.size)
         case let (.origin, .rect(r), .point(p)): return .rect(CGRect(origin: p, size: r.size))
         case let (.size, .rect(r), .size(s)): return .rect(CGRect(origin: r.origin, size: s))
-        case let (_, .rect(r), .scalar(v)): return r.replacingAnimatedPart(component, with: v).map(AnimatableValue.rect)
+        case let (_, .rect(r), .scalar(v)): return component.scalarPart.flatMap { r.replacingAnimatedPart($0, with: v) }.map(AnimatableValue.rect)
         case let (.translation(nil), .transform(t), .size(s)):
             var result = t
             result.m41 = s.width
             result.m42 = s.height
             return .transform(result)
-        case let (_, .transform(t), .scalar(v)): return t.replacingAnimatedPart(component, with: v).map(AnimatableValue.transform)
+        case let (_, .transform(t), .scalar(v)): return component.scalarPart.flatMap { t.replacingAnimatedPart($0, with: v) }.map(AnimatableValue.transform)
         case let (.filterParameter(name, key), .filters(filters), _):
             guard let index = filters.firstIndex(where: { $0.name == name }), filters[index].parameters[key] != nil else { return nil }
             var parameters = filters[index].parameters
@@ -166,16 +194,16 @@ package func scalarValue(_ value: Any) -> CGFloat? {
 
 extension CGPoint {
     /// `x` or `y`; nil for other components.
-    package func animatedPart(_ component: AnimationKeyPath.Component) -> Double? {
-        switch component {
+    package func animatedPart(_ part: AnimationKeyPath.ScalarPart) -> Double? {
+        switch part {
         case .x: Double(x)
         case .y: Double(y)
         default: nil
         }
     }
 
-    package func replacingAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> CGPoint? {
-        switch component {
+    package func replacingAnimatedPart(_ part: AnimationKeyPath.ScalarPart, with v: Double) -> CGPoint? {
+        switch part {
         case .x: CGPoint(x: v, y: y)
         case .y: CGPoint(x: x, y: v)
         default: nil
@@ -185,16 +213,16 @@ extension CGPoint {
 
 extension CGSize {
     /// `width` or `height`; nil for other components.
-    package func animatedPart(_ component: AnimationKeyPath.Component) -> Double? {
-        switch component {
+    package func animatedPart(_ part: AnimationKeyPath.ScalarPart) -> Double? {
+        switch part {
         case .width: Double(width)
         case .height: Double(height)
         default: nil
         }
     }
 
-    package func replacingAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> CGSize? {
-        switch component {
+    package func replacingAnimatedPart(_ part: AnimationKeyPath.ScalarPart, with v: Double) -> CGSize? {
+        switch part {
         case .width: CGSize(width: v, height: height)
         case .height: CGSize(width: width, height: v)
         default: nil
@@ -204,8 +232,8 @@ extension CGSize {
 
 extension CGRect {
     /// `origin.x`, `origin.y`, `size.width` or `size.height`; nil for other components.
-    package func animatedPart(_ component: AnimationKeyPath.Component) -> Double? {
-        switch component {
+    package func animatedPart(_ part: AnimationKeyPath.ScalarPart) -> Double? {
+        switch part {
         case .originX: Double(origin.x)
         case .originY: Double(origin.y)
         case .sizeWidth: Double(size.width)
@@ -214,8 +242,8 @@ extension CGRect {
         }
     }
 
-    package func replacingAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> CGRect? {
-        switch component {
+    package func replacingAnimatedPart(_ part: AnimationKeyPath.ScalarPart, with v: Double) -> CGRect? {
+        switch part {
         case .originX: CGRect(x: v, y: minY, width: width, height: height)
         case .originY: CGRect(x: minX, y: v, width: width, height: height)
         case .sizeWidth: CGRect(x: minX, y: minY, width: v, height: height)
@@ -228,8 +256,8 @@ extension CGRect {
 extension CATransform3D {
     /// `rotation.x|y|z` (Euler angles), `scale.x|y|z` or `scale` (the mean of the three),
     /// `translation.x|y|z`; nil for other components. Reading decomposes the matrix (not the identity).
-    package func animatedPart(_ component: AnimationKeyPath.Component) -> Double? {
-        switch component {
+    package func animatedPart(_ part: AnimationKeyPath.ScalarPart) -> Double? {
+        switch part {
         case .rotation(let axis):
             return CATransform3DIsIdentity(self) ? 0 : rotationAngles[axis]
         case .scale(let axis):
@@ -244,16 +272,16 @@ extension CATransform3D {
 
     /// The transform with that part replaced and the rest kept (decomposed and recomposed); nil when
     /// the matrix cannot be decomposed or the component is not a scalar part of a transform.
-    package func replacingAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> CATransform3D? {
+    package func replacingAnimatedPart(_ part: AnimationKeyPath.ScalarPart, with v: Double) -> CATransform3D? {
         var result = self
-        return result.replaceAnimatedPart(component, with: v) ? result : nil
+        return result.replaceAnimatedPart(part, with: v) ? result : nil
     }
 
     /// Replaces that part in place (as `replacingAnimatedPart`, without handing 128 bytes out and back:
     /// the render thread writes a spinning layer's rotation this way every frame); false, the transform
     /// unchanged, where that gives nil.
-    package mutating func replaceAnimatedPart(_ component: AnimationKeyPath.Component, with v: Double) -> Bool {
-        switch component {
+    package mutating func replaceAnimatedPart(_ part: AnimationKeyPath.ScalarPart, with v: Double) -> Bool {
+        switch part {
         case .rotation(let axis):
             if CATransform3DIsIdentity(self) {
                 // The common case (a spinning layer): no decomposition needed. For a finite angle five

@@ -264,7 +264,13 @@ package struct MediaTimingParameters: Sendable, Equatable {
     /// fractional repeatCount, 0.5 for 2.5; 0 with autoreverses and a whole repeatCount). For an
     /// animation group, the children's parent time is `progress × duration`.
     package func evaluate(parentTime t: Double) -> TimingResult {
-        let span = activeDuration
+        evaluate(parentTime: t, activeDuration: activeDuration)
+    }
+
+    /// `evaluate(parentTime:)` with the active duration worked out already (`span`: this timing's
+    /// `activeDuration`). A packed animation keeps its own (`PackedAnimations.Entry`): worked out per
+    /// animation per frame, from repeatCount and repeatDuration, it was a third of this function.
+    package func evaluate(parentTime t: Double, activeDuration span: Double) -> TimingResult {
         let elapsed = speed == 0 ? 0 : (t - beginTime) * abs(speed)
         guard duration > 0 else {
             if elapsed < 0 {
@@ -330,10 +336,10 @@ package struct MediaTimingParameters: Sendable, Equatable {
 
     @inline(__always)
     private static func clampedInt(_ value: Double) -> Int {
-        guard value.isFinite else { return value > 0 ? Int.max : Int.min }
-        if value >= Double(Int.max) { return Int.max }
-        if value <= Double(Int.min) { return Int.min }
-        return Int(value)
+        // One comparison for every index a frame meets; past ±2^63 (or NaN, which reads as below) the
+        // nearer end.
+        if value.magnitude < 0x1p63 { return Int(value) }
+        return value > 0 ? Int.max : Int.min
     }
 }
 

@@ -51,7 +51,7 @@ package enum CompiledPropertyAnimation: Sendable {
         case (.point, .whole):
             compiled = typed(PointChannel(property: property, isRectOrigin: false)).map(Self.point)
         case (.point, .x), (.point, .y):
-            compiled = ScalarChannel.Part(component).flatMap { typed(ScalarChannel(property: property, place: .pointPart($0))) }.map(Self.scalar)
+            compiled = component.scalarPart.flatMap { typed(ScalarChannel(property: property, place: .pointPart($0))) }.map(Self.scalar)
         case (.rect, .whole):
             compiled = typed(RectChannel(property: property)).map(Self.rect)
         case (.rect, .origin):
@@ -59,7 +59,7 @@ package enum CompiledPropertyAnimation: Sendable {
         case (.rect, .size):
             compiled = typed(SizeChannel(property: property, place: .rectSize)).map(Self.size)
         case (.rect, .originX), (.rect, .originY), (.rect, .sizeWidth), (.rect, .sizeHeight):
-            compiled = ScalarChannel.Part(component).flatMap { typed(ScalarChannel(property: property, place: .rectPart($0))) }.map(Self.scalar)
+            compiled = component.scalarPart.flatMap { typed(ScalarChannel(property: property, place: .rectPart($0))) }.map(Self.scalar)
         case (.color, .whole):
             compiled = typed(ColorChannel(property: property)).map(Self.color)
         case (.transform, .whole):
@@ -67,7 +67,7 @@ package enum CompiledPropertyAnimation: Sendable {
         case (.transform, .translation(nil)):
             compiled = typed(SizeChannel(property: property, place: .transformTranslation)).map(Self.size)
         case (.transform, .rotation), (.transform, .scale), (.transform, .translation):
-            compiled = ScalarChannel.Part(component).flatMap { typed(ScalarChannel(property: property, place: .transformPart($0))) }.map(Self.scalar)
+            compiled = component.scalarPart.flatMap { typed(ScalarChannel(property: property, place: .transformPart($0))) }.map(Self.scalar)
         default:
             compiled = nil
         }

@@ -126,29 +126,29 @@ extension LayerPlacementProperties: AnimatedPropertyStore {
 
     // Parts of points and transforms, read and written in the field itself.
 
-    package func animatedPointPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+    package func animatedPointPart(_ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
         switch property {
-        case .position: position.animatedPart(component).map { .value($0) } ?? .unsupported
-        case .anchorPoint: anchorPoint.animatedPart(component).map { .value($0) } ?? .unsupported
+        case .position: position.animatedPart(part).map { .value($0) } ?? .unsupported
+        case .anchorPoint: anchorPoint.animatedPart(part).map { .value($0) } ?? .unsupported
         default: .unsupported
         }
     }
 
-    package mutating func setAnimatedPointPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
+    package mutating func setAnimatedPointPart(_ value: Double, _ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) {
         switch property {
-        case .position: if let point = position.replacingAnimatedPart(component, with: value) { position = point }
-        case .anchorPoint: if let point = anchorPoint.replacingAnimatedPart(component, with: value) { anchorPoint = point }
+        case .position: if let point = position.replacingAnimatedPart(part, with: value) { position = point }
+        case .anchorPoint: if let point = anchorPoint.replacingAnimatedPart(part, with: value) { anchorPoint = point }
         default: break
         }
     }
 
-    package func animatedTransformPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+    package func animatedTransformPart(_ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
         guard property == .transform else { return .unsupported }
-        return transform.animatedPart(component).map { .value($0) } ?? .unsupported
+        return transform.animatedPart(part).map { .value($0) } ?? .unsupported
     }
 
-    package mutating func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
-        if property == .transform { _ = transform.replaceAnimatedPart(component, with: value) }
+    package mutating func setAnimatedTransformPart(_ value: Double, _ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) {
+        if property == .transform { _ = transform.replaceAnimatedPart(part, with: value) }
     }
 }
 

@@ -11,6 +11,8 @@ package struct PackedAnimations: Sendable {
     package struct Entry: Sendable {
         package let id: AnimationID
         package let timing: MediaTimingParameters
+        /// `timing.activeDuration`, worked out once.
+        package let activeDuration: Double
         /// A scalar animation's compiled form, as a frame evaluates it: no reference in it, so reading it
         /// out copies bytes and calls nothing (copying the enum below called its value witness, and
         /// retained and released its spring or timing function, per animation per frame). Valid while
@@ -23,6 +25,7 @@ package struct PackedAnimations: Sendable {
         init(_ record: AnimationRecord) {
             id = record.id
             timing = record.timing
+            activeDuration = record.timing.activeDuration
             if case .scalar(let animation)? = record.compiled {
                 scalar = animation.core
                 compiled = nil

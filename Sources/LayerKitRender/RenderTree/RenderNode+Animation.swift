@@ -145,36 +145,36 @@ extension RenderNode: AnimatedPropertyStore {
 
     // Parts of points and transforms, read and written in the field itself.
 
-    package func animatedPointPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+    package func animatedPointPart(_ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
         switch property {
-        case .position, .anchorPoint: placement.animatedPointPart(component, of: property)
-        default: animatedPoint(of: property).part { $0.animatedPart(component) }
+        case .position, .anchorPoint: placement.animatedPointPart(part, of: property)
+        default: animatedPoint(of: property).part { $0.animatedPart(part) }
         }
     }
 
-    package func setAnimatedPointPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
+    package func setAnimatedPointPart(_ value: Double, _ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) {
         switch property {
-        case .position, .anchorPoint: placement.setAnimatedPointPart(value, component, of: property)
+        case .position, .anchorPoint: placement.setAnimatedPointPart(value, part, of: property)
         default:
-            guard let whole = animatedPoint(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
+            guard let whole = animatedPoint(of: property).value?.replacingAnimatedPart(part, with: value) else { return }
             setAnimatedPoint(whole, of: property)
         }
     }
 
-    package func animatedTransformPart(_ component: AnimationKeyPath.Component, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
+    package func animatedTransformPart(_ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) -> AnimationChannelBase<Double> {
         switch property {
-        case .transform: placement.animatedTransformPart(component, of: property)
-        case .sublayerTransform: sublayerTransform.animatedPart(component).map { .value($0) } ?? .unsupported
-        default: animatedTransform(of: property).part { $0.animatedPart(component) }
+        case .transform: placement.animatedTransformPart(part, of: property)
+        case .sublayerTransform: sublayerTransform.animatedPart(part).map { .value($0) } ?? .unsupported
+        default: animatedTransform(of: property).part { $0.animatedPart(part) }
         }
     }
 
-    package func setAnimatedTransformPart(_ value: Double, _ component: AnimationKeyPath.Component, of property: LayerPropertyKey) {
+    package func setAnimatedTransformPart(_ value: Double, _ part: AnimationKeyPath.ScalarPart, of property: LayerPropertyKey) {
         switch property {
-        case .transform: placement.setAnimatedTransformPart(value, component, of: property)
-        case .sublayerTransform: _ = sublayerTransform.replaceAnimatedPart(component, with: value)
+        case .transform: placement.setAnimatedTransformPart(value, part, of: property)
+        case .sublayerTransform: _ = sublayerTransform.replaceAnimatedPart(part, with: value)
         default:
-            guard let whole = animatedTransform(of: property).value?.replacingAnimatedPart(component, with: value) else { return }
+            guard let whole = animatedTransform(of: property).value?.replacingAnimatedPart(part, with: value) else { return }
             setAnimatedTransform(whole, of: property)
         }
     }
