@@ -4,7 +4,8 @@ import XCTest
 
 /// `LayerIDSet` holds exactly the IDs inserted, whatever their order and spread: checked against the
 /// standard library's `Set` over IDs inserted ascending, descending (the bitmap widens below), in a
-/// scattered order, with repeats, near ID 0, and spread past the bitmap's span (a hashed set then).
+/// scattered order, with repeats, alternating between words, near ID 0, and spread past the bitmap's span
+/// (a hashed set then).
 final class LayerIDSetTests: XCTestCase {
     private func check(_ ids: [UInt64], file: StaticString = #filePath, line: UInt = #line) {
         var set = LayerIDSet()
@@ -22,6 +23,9 @@ final class LayerIDSetTests: XCTestCase {
         check(Array((1_000..<3_000).reversed()))
         check((0..<2_000).map { UInt64(5_000 + ($0 * 7_919) % 2_000) } + [5_000, 5_001, 5_000])
         check([70, 3, 1, 200, 64, 63, 0])
+        // Runs within one word are held apart until an insert leaves it: alternating words, and IDs
+        // inserted again once their word was written, count once.
+        check([0, 64, 1, 65, 0, 64, 2, 2, 66])
     }
 
     func testIDsSpreadPastTheSpanGoToAHashedSet() {

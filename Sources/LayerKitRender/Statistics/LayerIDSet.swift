@@ -18,11 +18,39 @@ struct LayerIDSet {
     private var words: [UInt64] = []
     /// Where the IDs went once they spread too far.
     private var spread: Set<UInt64>?
+    /// The word of `words` the last inserts went to (-1: none), and the bits they set there, held apart
+    /// until an insert goes to another word: a frame's draws mostly come in runs of layers with
+    /// neighbouring IDs, and each write into `words` checked that its buffer was not shared (a third of
+    /// an insert).
+    private var pendingWord = -1
+    private var pendingBits: UInt64 = 0
 
     init() {}
 
+    // Inlined for a run within the pending word: called per draw of a frame, the call was most of it.
+    @inline(__always)
     mutating func insert(_ layer: LayerID) {
         let raw = layer.rawValue
+        if raw &- base < UInt64(pendingWord >= 0 ? words.count : 0) &* 64 {
+            let offset = raw - base, word = Int(offset >> 6)
+            if word == pendingWord {
+                pendingBits |= 1 << (offset & 63)
+                return
+            }
+        }
+        insertElsewhere(raw)
+    }
+
+    /// `insert` of an ID outside the pending word.
+    private mutating func insertElsewhere(_ raw: UInt64) {
+        if spread == nil, raw >= base, raw - base < UInt64(words.count) * 64 {
+            let offset = raw - base
+            settlePendingBits()
+            pendingWord = Int(offset >> 6)
+            pendingBits = 1 << (offset & 63)
+            return
+        }
+        settlePendingBits()
         if spread != nil {
             spread?.insert(raw)
             return
@@ -42,23 +70,37 @@ struct LayerIDSet {
         words[Int(offset >> 6)] |= 1 << (offset & 63)
     }
 
+    /// Writes the pending bits into their word.
+    private mutating func settlePendingBits() {
+        guard pendingWord >= 0 else { return }
+        words[pendingWord] |= pendingBits
+        (pendingWord, pendingBits) = (-1, 0)
+    }
+
+    /// Word `index` of the bitmap, the pending bits included.
+    private func word(_ index: Int) -> UInt64 {
+        index == pendingWord ? words[index] | pendingBits : words[index]
+    }
+
     func contains(_ raw: UInt64) -> Bool {
         if let spread { return spread.contains(raw) }
         guard !words.isEmpty, raw >= base, raw - base < UInt64(words.count) * 64 else { return false }
         let offset = raw - base
-        return words[Int(offset >> 6)] & (1 << (offset & 63)) != 0
+        return word(Int(offset >> 6)) & (1 << (offset & 63)) != 0
     }
 
     var count: Int {
-        spread?.count ?? words.reduce(0) { $0 + $1.nonzeroBitCount }
+        if let spread { return spread.count }
+        let pending = pendingWord >= 0 ? (pendingBits & ~words[pendingWord]).nonzeroBitCount : 0
+        return words.reduce(pending) { $0 + $1.nonzeroBitCount }
     }
 
     /// The IDs held, as raw values.
     var elements: [UInt64] {
         if let spread { return Array(spread) }
         var result: [UInt64] = []
-        for (index, word) in words.enumerated() {
-            var bits = word
+        for index in words.indices {
+            var bits = word(index)
             while bits != 0 {
                 result.append(base + UInt64(index) * 64 + UInt64(bits.trailingZeroBitCount))
                 bits &= bits - 1
