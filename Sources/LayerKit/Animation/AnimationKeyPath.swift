@@ -193,7 +193,7 @@ package func scalarValue(_ value: Any) -> CGFloat? {
 // the general evaluator (`AnimatableValue`) and compiled animations (`AnimationChannel`).
 
 extension CGPoint {
-    /// `x` or `y`; nil for other components.
+    /// `x` or `y`; nil for other parts.
     package func animatedPart(_ part: AnimationKeyPath.ScalarPart) -> Double? {
         switch part {
         case .x: Double(x)
@@ -212,7 +212,7 @@ extension CGPoint {
 }
 
 extension CGSize {
-    /// `width` or `height`; nil for other components.
+    /// `width` or `height`; nil for other parts.
     package func animatedPart(_ part: AnimationKeyPath.ScalarPart) -> Double? {
         switch part {
         case .width: Double(width)
@@ -231,7 +231,7 @@ extension CGSize {
 }
 
 extension CGRect {
-    /// `origin.x`, `origin.y`, `size.width` or `size.height`; nil for other components.
+    /// `origin.x`, `origin.y`, `size.width` or `size.height`; nil for other parts.
     package func animatedPart(_ part: AnimationKeyPath.ScalarPart) -> Double? {
         switch part {
         case .originX: Double(origin.x)
@@ -255,7 +255,7 @@ extension CGRect {
 
 extension CATransform3D {
     /// `rotation.x|y|z` (Euler angles), `scale.x|y|z` or `scale` (the mean of the three),
-    /// `translation.x|y|z`; nil for other components. Reading decomposes the matrix (not the identity).
+    /// `translation.x|y|z`; nil for other parts. Reading decomposes the matrix (not the identity).
     package func animatedPart(_ part: AnimationKeyPath.ScalarPart) -> Double? {
         switch part {
         case .rotation(let axis):
@@ -271,7 +271,7 @@ extension CATransform3D {
     }
 
     /// The transform with that part replaced and the rest kept (decomposed and recomposed); nil when
-    /// the matrix cannot be decomposed or the component is not a scalar part of a transform.
+    /// the matrix cannot be decomposed or the part is not one of a transform's.
     package func replacingAnimatedPart(_ part: AnimationKeyPath.ScalarPart, with v: Double) -> CATransform3D? {
         var result = self
         return result.replaceAnimatedPart(part, with: v) ? result : nil

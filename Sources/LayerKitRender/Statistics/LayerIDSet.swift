@@ -30,26 +30,17 @@ struct LayerIDSet {
     // Inlined for a run within the pending word: called per draw of a frame, the call was most of it.
     @inline(__always)
     mutating func insert(_ layer: LayerID) {
-        let raw = layer.rawValue
-        if raw &- base < UInt64(pendingWord >= 0 ? words.count : 0) &* 64 {
-            let offset = raw - base, word = Int(offset >> 6)
-            if word == pendingWord {
-                pendingBits |= 1 << (offset & 63)
-                return
-            }
-        }
-        insertElsewhere(raw)
-    }
-
-    /// `insert` of an ID outside the pending word.
-    private mutating func insertElsewhere(_ raw: UInt64) {
-        if spread == nil, raw >= base, raw - base < UInt64(words.count) * 64 {
-            let offset = raw - base
-            settlePendingBits()
-            pendingWord = Int(offset >> 6)
-            pendingBits = 1 << (offset & 63)
+        // (No pending word while `spread` holds the IDs: `words` is empty then.)
+        let offset = layer.rawValue &- base
+        if offset < UInt64(words.count) &* 64, Int(offset >> 6) == pendingWord {
+            pendingBits |= 1 << (offset & 63)
             return
         }
+        insertElsewhere(layer.rawValue)
+    }
+
+    /// `insert` of an ID outside the pending word: its word becomes the pending one.
+    private mutating func insertElsewhere(_ raw: UInt64) {
         settlePendingBits()
         if spread != nil {
             spread?.insert(raw)
@@ -67,7 +58,7 @@ struct LayerIDSet {
             }
         }
         let offset = raw - base
-        words[Int(offset >> 6)] |= 1 << (offset & 63)
+        (pendingWord, pendingBits) = (Int(offset >> 6), 1 << (offset & 63))
     }
 
     /// Writes the pending bits into their word.
